@@ -1,0 +1,80 @@
+import { TZDate } from '@date-fns/tz';
+import { InputError } from '@asof/schema';
+
+/** Epoch microseconds. A JS double holds them exactly up to 2^53 µs (year 2255). */
+export type Micros = number;
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
+
+/** Parses `YYYY-MM-DD` into [year, month(1-12), day], rejecting impossible dates such as 2023-02-30. */
+export function parseIsoDate(date: string, where = 'date'): [number, number, number] {
+  const m = DATE_RE.exec(date);
+  if (!m) {
+    throw new InputError('BAD_DATE', `${where}: expected a date as YYYY-MM-DD, got ${JSON.stringify(date)}`, {
+      context: { where, value: date },
+    });
+  }
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) {
+    throw new InputError('BAD_DATE', `${where}: ${date} is not a calendar date`, { context: { where, value: date } });
+  }
+  return [y, mo, d];
+}
+
+/**
+ * The instant at which the wall clock in `timeZone` shows `date` `time` (e.g. 08:30 America/New_York),
+ * in epoch microseconds. DST-correct. For a wall time that does not exist (spring-forward gap) the
+ * later offset is used, which is the conservative choice for availability.
+ */
+export function zonedMicros(date: string, time: string, timeZone: string): Micros {
+  const [y, mo, d] = parseIsoDate(date);
+  const t = TIME_RE.exec(time);
+  if (!t) throw new InputError('BAD_TIME', `expected a time as HH:MM[:SS[.ffffff]], got ${JSON.stringify(time)}`);
+  const frac = (t[4] ?? '').padEnd(6, '0');
+  const ms = Number(frac.slice(0, 3));
+  const us = Number(frac.slice(3, 6));
+  const zoned = new TZDate(y, mo - 1, d, Number(t[1]), Number(t[2]), Number(t[3] ?? 0), ms, timeZone);
+  return zoned.getTime() * 1000 + us;
+}
+
+/** End of a calendar day in `timeZone`: 23:59:59.999999 local (SPEC §1 period ends). */
+export function endOfDayMicros(date: string, timeZone = 'America/New_York'): Micros {
+  return zonedMicros(date, '23:59:59.999999', timeZone);
+}
+
+/** ISO-8601 UTC text with microseconds, e.g. 2021-07-20T20:00:00.000000Z. */
+export function microsToIso(us: Micros): string {
+  const ms = Math.floor(us / 1000);
+  const rest = us - ms * 1000;
+  const base = new Date(ms).toISOString(); // ...SS.mmmZ
+  return `${base.slice(0, -1)}${String(rest).padStart(3, '0')}Z`;
+}
+
+/** Parses an ISO instant with an explicit zone (Z or ±HH:MM) into epoch microseconds; naive times are refused. */
+export function isoToMicros(iso: string, where = 'instant'): Micros {
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/.exec(iso);
+  if (!m) {
+    throw new InputError(
+      'BAD_INSTANT',
+      `${where}: expected an ISO-8601 instant with a zone (…Z or …+HH:MM), got ${JSON.stringify(iso)}`,
+      { context: { where, value: iso } },
+    );
+  }
+  parseIsoDate(m[1], where);
+  const whole = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${m[4]}`);
+  if (Number.isNaN(whole)) {
+    throw new InputError('BAD_INSTANT', `${where}: ${iso} is not a valid instant`, { context: { where, value: iso } });
+  }
+  const frac = (m[3] ?? '').padEnd(6, '0').slice(0, 6);
+  return whole * 1000 + Number(frac);
+}
+
+/** Calendar date (YYYY-MM-DD) of an instant as seen in `timeZone`. */
+export function microsToZonedDate(us: Micros, timeZone = 'America/New_York'): string {
+  const z = new TZDate(Math.floor(us / 1000), timeZone);
+  return `${String(z.getFullYear()).padStart(4, '0')}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
+}

@@ -1,0 +1,29 @@
+/**
+ * Base class for every error asof raises on purpose. `code` is stable (tests and callers switch on it),
+ * `context` names the file/row/field/value involved, and the message says actual vs expected and the fix.
+ */
+export class AsofError extends Error {
+  readonly code: string;
+  readonly context: Record<string, unknown>;
+  /** Process exit code the CLI uses for this error: 2 = bad input/usage, 1 = failure while running. */
+  readonly exitCode: number;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { context?: Record<string, unknown>; cause?: unknown; exitCode?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.context = options.context ?? {};
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** Bad input: a file, row or field that does not meet the contract. Exit code 2. */
+export class InputError extends AsofError {
+  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(code, message, { ...options, exitCode: 2 });
+  }
+}

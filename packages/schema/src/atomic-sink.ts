@@ -1,0 +1,77 @@
+import type { AvailableAtBasis, SeriesInput } from './observation.ts';
+
+/** Epoch microseconds (exact in a double until 2^53 µs ≈ year 2255). */
+export type Micros = number;
+
+/** One observation as sources emit it. Grain (series_id, timestamp, available_at). */
+export interface ObservationRow {
+  series_id: string;
+  timestamp: Micros;
+  period_start: Micros | null;
+  available_at: Micros;
+  value: number;
+  available_at_basis: AvailableAtBasis;
+  source_ref: string;
+}
+
+export interface CorporateActionRow {
+  entity_id: string;
+  /** Ex-date as YYYY-MM-DD in the exchange's time zone. */
+  ex_date: string;
+  kind: 'split' | 'dividend';
+  /** Split ratio new/old (4 for a 4:1 split) or cash dividend per share. */
+  value: number;
+  available_at: Micros;
+  source_ref: string;
+}
+
+/** A raw input file that fed the build, listed by hash in the manifest. */
+export interface RawInput {
+  source: string;
+  key: string;
+  sha256: string;
+  bytes: number;
+}
+
+export interface BuildWarning {
+  code: string;
+  message: string;
+  /** How many series or rows it concerns. */
+  count?: number;
+}
+
+/**
+ * Where sources put what they read. The build's implementation appends into DuckDB staging tables; tests
+ * can collect into arrays. Sources check their own rows (file/row in the message) before calling.
+ */
+export interface AtomicSink {
+  addSeries(series: SeriesInput): void;
+  addObservation(row: ObservationRow): void;
+  addCorporateAction(row: CorporateActionRow): void;
+  addInput(input: RawInput): void;
+  addWarning(warning: BuildWarning): void;
+}
+
+/** An in-memory sink for tests and small tools. */
+export class CollectingSink implements AtomicSink {
+  readonly series: SeriesInput[] = [];
+  readonly observations: ObservationRow[] = [];
+  readonly corporateActions: CorporateActionRow[] = [];
+  readonly inputs: RawInput[] = [];
+  readonly warnings: BuildWarning[] = [];
+  addSeries(series: SeriesInput): void {
+    this.series.push(series);
+  }
+  addObservation(row: ObservationRow): void {
+    this.observations.push(row);
+  }
+  addCorporateAction(row: CorporateActionRow): void {
+    this.corporateActions.push(row);
+  }
+  addInput(input: RawInput): void {
+    this.inputs.push(input);
+  }
+  addWarning(warning: BuildWarning): void {
+    this.warnings.push(warning);
+  }
+}
