@@ -1,1 +1,4 @@
-export * from "./zoned-micros.ts";
+export * from './fast-zone.ts';
+export * from './iso-day.ts';
+export * from './us-exchange-calendar.ts';
+export * from './zoned-micros.ts';

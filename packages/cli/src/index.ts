@@ -1,1 +1,5 @@
-export {};
+export * from './build-universe.ts';
+export * from './commands.ts';
+export * from './load-pipeline.ts';
+export { runCli } from './main.ts';
+export * from './resolve-out-dir.ts';

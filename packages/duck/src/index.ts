@@ -1,1 +1,6 @@
-export {};
+export type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
+export { BIGINT, BOOLEAN, DOUBLE, INTEGER, VARCHAR } from '@duckdb/node-api';
+export * from './open-duck.ts';
+export * from './quote-ident.ts';
+export * from './stream-arrow.ts';
+export * from './table-appender.ts';

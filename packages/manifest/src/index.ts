@@ -1,1 +1,4 @@
-export {};
+export * from './build-manifest.ts';
+export * from './canonical-json.ts';
+export * from './hash-file.ts';
+export * from './verify-manifest.ts';

@@ -1,1 +1,8 @@
-export {};
+export * from './counter-prng.ts';
+export * from './generate-synthetic-fundamentals.ts';
+export * from './generate-synthetic-macro.ts';
+export * from './generate-synthetic-prices.ts';
+export * from './ingest-embedded.ts';
+export * from './read-vega-real.ts';
+export * from './release-rules.ts';
+export * from './weekday-grid.ts';

@@ -1,0 +1,68 @@
+import { AsofError } from '@asof/schema';
+import {
+  BUILD_USAGE,
+  buildCommand,
+  type Io,
+  SHOW_USAGE,
+  showCommand,
+  TAXONOMY_USAGE,
+  taxonomyCommand,
+  VERIFY_USAGE,
+  verifyCommand,
+} from './commands.ts';
+
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  build: buildCommand,
+  verify: verifyCommand,
+  show: showCommand,
+  taxonomy: taxonomyCommand,
+};
+
+const USAGE = `asof — point-in-time-correct financial benchmark universes
+
+  ${BUILD_USAGE}
+  ${VERIFY_USAGE}
+  ${SHOW_USAGE}
+  ${TAXONOMY_USAGE}
+
+Each command takes --help.
+`;
+
+/** Runs one asof command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
+export async function runCli(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(
+      `asof: unknown command '${name}'\n  hint: one of ${Object.keys(COMMANDS).join(', ')}; see asof --help\n`,
+    );
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (err) {
+    if (err instanceof AsofError) {
+      io.err(`asof ${name}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    io.err(`asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
+    return 1;
+  }
+}
+
+if (
+  import.meta.url === `file://${process.argv[1]}` ||
+  process.argv[1]?.endsWith('/asof') ||
+  process.argv[1]?.endsWith('asof.mjs')
+) {
+  const code = await runCli(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+  });
+  process.exitCode = code;
+}

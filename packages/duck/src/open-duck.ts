@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { AsofError } from '@asof/schema';
+import {
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { quoteIdent, quoteLiteral } from './quote-ident.ts';
+import { TableAppender } from './table-appender.ts';
+
+export type Params = Record<string, DuckDBValue>;
+
+export interface DuckOptions {
+  /** Worker threads (default 2). Results do not depend on it: every output is ORDER BY'd on its grain. */
+  threads?: number;
+  /** DuckDB memory_limit, e.g. '8GB' or '60%'. */
+  memoryLimit?: string;
+  /** Where DuckDB spills when over the memory limit. */
+  tempDirectory?: string;
+  /** Database file, default in-memory. */
+  path?: string;
+}
+
+export class DuckError extends AsofError {
+  constructor(message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+    super('DUCKDB_FAILED', message, options);
+  }
+}
+
+function resolveMemoryLimit(limit: string | undefined): string | undefined {
+  if (!limit) return undefined;
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(limit);
+  if (!pct) return limit;
+  // DuckDB takes absolute sizes; a percentage is of this machine's physical memory.
+  const totalKb = Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
+  if (!totalKb) return undefined;
+  return `${Math.floor((totalKb / 1024) * (Number(pct[1]) / 100))}MB`;
+}
+
+/** A DuckDB instance with one connection, TimeZone UTC. The only code in asof that touches @duckdb/node-api. */
+export class Duck {
+  private constructor(
+    readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(options: DuckOptions = {}): Promise<Duck> {
+    // No TimeZone setting: it needs the ICU extension, which is not bundled and cannot be downloaded here.
+    // Without ICU, DuckDB reads and prints TIMESTAMPTZ in UTC, which is what asof wants.
+    const config: Record<string, string> = {
+      threads: String(options.threads ?? 2),
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    };
+    const mem = resolveMemoryLimit(options.memoryLimit);
+    if (mem) config.memory_limit = mem;
+    if (options.tempDirectory) config.temp_directory = options.tempDirectory;
+    const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
+    const connection = await instance.connect();
+    return new Duck(instance, connection);
+  }
+
+  async run(sql: string, params?: Params): Promise<void> {
+    try {
+      await this.connection.run(sql, params);
+    } catch (cause) {
+      throw new DuckError(`DuckDB failed: ${(cause as Error).message}\n  in: ${sql.slice(0, 400)}`, {
+        cause,
+      });
+    }
+  }
+
+  /** All rows as plain objects (BIGINT → bigint, TIMESTAMPTZ → DuckDB value objects; cast in SQL for JSON). */
+  async all<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T[]> {
+    try {
+      const reader = await this.connection.runAndReadAll(sql, params);
+      return reader.getRowObjectsJS() as T[];
+    } catch (cause) {
+      throw new DuckError(`DuckDB failed: ${(cause as Error).message}\n  in: ${sql.slice(0, 400)}`, {
+        cause,
+      });
+    }
+  }
+
+  async one<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T> {
+    const rows = await this.all<T>(sql, params);
+    if (rows.length !== 1) throw new DuckError(`expected one row, got ${rows.length}: ${sql.slice(0, 200)}`);
+    return rows[0];
+  }
+
+  async version(): Promise<string> {
+    const row = await this.one<{ v: string }>('SELECT version() AS v');
+    return row.v;
+  }
+
+  /** Runs the query of a `.sql` model file as `CREATE OR REPLACE TABLE <table> AS …`. */
+  async createTableFromFile(table: string, sqlPath: string, params?: Params): Promise<void> {
+    const sql = readFileSync(sqlPath, 'utf8');
+    await this.createTable(table, sql, params);
+  }
+
+  async createTable(table: string, query: string, params?: Params): Promise<void> {
+    const used = params ? pickUsedParams(query, params) : undefined;
+    await this.run(`CREATE OR REPLACE TABLE ${quoteIdent(table)} AS ${stripTrailingSemicolon(query)}`, used);
+  }
+
+  /**
+   * Writes a query to Parquet (zstd) deterministically: the query must end with ORDER BY on its grain; the
+   * file is written to a temp path and renamed into place. Parameters are bound by first materialising the
+   * query as a temp table, because COPY accepts no prepared parameters.
+   */
+  async writeParquet(query: string, path: string, params?: Params): Promise<void> {
+    if (!/order\s+by/i.test(query)) {
+      throw new DuckError(
+        `writeParquet needs a query ending in ORDER BY on the grain (deterministic files): ${query.slice(0, 200)}`,
+      );
+    }
+    const tmp = `${path}.tmp-${process.pid}`;
+    let source = `(${stripTrailingSemicolon(query)})`;
+    if (params && Object.keys(params).length > 0) {
+      await this.createTable('__asof_copy', query, params);
+      source = `(SELECT * FROM ${quoteIdent('__asof_copy')} ${trailingOrderBy(query)})`;
+    }
+    try {
+      await this.run(
+        `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+      );
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    } finally {
+      if (params && Object.keys(params).length > 0) await this.run('DROP TABLE IF EXISTS "__asof_copy"');
+    }
+  }
+
+  /** Fast bulk load: appends columns (same length) into an existing table through DuckDB data chunks. */
+  async appendColumns(
+    table: string,
+    types: readonly DuckDBType[],
+    columns: readonly (readonly DuckDBValue[])[],
+  ): Promise<void> {
+    const n = columns[0]?.length ?? 0;
+    const appender = await this.connection.createAppender(table);
+    const size = 2048;
+    for (let start = 0; start < n; start += size) {
+      const end = Math.min(n, start + size);
+      const chunk = DuckDBDataChunk.create(types, end - start);
+      for (let c = 0; c < columns.length; c++) chunk.setColumnValues(c, columns[c].slice(start, end));
+      appender.appendDataChunk(chunk);
+    }
+    appender.closeSync();
+  }
+
+  /** A synchronous, chunk-buffered appender for `table` whose columns have `types`. */
+  async openAppender(table: string, types: readonly DuckDBType[]): Promise<TableAppender> {
+    return new TableAppender(await this.connection.createAppender(table), types);
+  }
+
+  async stream(sql: string, params?: Params) {
+    return this.connection.stream(sql, params);
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+function stripTrailingSemicolon(sql: string): string {
+  return sql.trim().replace(/;\s*$/, '');
+}
+
+/** The last ORDER BY clause of a query, reused when the query is materialised before COPY. */
+function trailingOrderBy(query: string): string {
+  const idx = query.toLowerCase().lastIndexOf('order by');
+  return stripTrailingSemicolon(query.slice(idx));
+}
+
+/** DuckDB refuses parameters a statement does not use; bind only the `$names` that appear in it. */
+export function pickUsedParams(sql: string, params: Params): Params {
+  const used: Params = {};
+  for (const [k, v] of Object.entries(params)) if (new RegExp(`\\$${k}\\b`).test(sql)) used[k] = v;
+  return used;
+}

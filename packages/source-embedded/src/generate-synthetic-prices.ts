@@ -1,0 +1,164 @@
+import type { AtomicSink } from '@asof/schema';
+import { normal, uniform } from './counter-prng.ts';
+import { weekdayGrid } from './weekday-grid.ts';
+
+export const PRICE_PROCESSES = ['random_walk', 'gbm_drift', 'garch', 'two_regime', 'jump'] as const;
+export type PriceProcess = (typeof PRICE_PROCESSES)[number];
+
+const FIELDS = ['open', 'high', 'low', 'close', 'volume'] as const;
+const STREAM_PRICES = 1_000_000;
+
+export function syntheticInstrumentId(i: number): string {
+  return `${i % 10 === 9 ? 'ETF' : 'EQ'}${String(i).padStart(4, '0')}`;
+}
+
+/** The process of instrument i (round robin, so every process is present in any universe of ≥ 5). */
+export function priceProcessOf(i: number): PriceProcess {
+  return PRICE_PROCESSES[i % PRICE_PROCESSES.length];
+}
+
+/**
+ * Daily log returns of one instrument. The driftless random walk has log drift −σ²/2, which makes the
+ * price itself a martingale: no forecaster beats "tomorrow = today" in expectation.
+ */
+export function simulateLogReturns(
+  seed: number,
+  i: number,
+  n: number,
+): { r: Float64Array; sigma: Float64Array } {
+  const s = STREAM_PRICES + i * 16;
+  const r = new Float64Array(n);
+  const sig = new Float64Array(n);
+  const base = 0.01 + 0.01 * uniform(seed, s, 0, 1);
+  switch (priceProcessOf(i)) {
+    case 'random_walk':
+      for (let t = 0; t < n; t++) {
+        r[t] = base * normal(seed, s, t) - (base * base) / 2;
+        sig[t] = base;
+      }
+      break;
+    case 'gbm_drift': {
+      // ±25…50% a year: strong enough for trend labels over 250-day segments.
+      const mu = (Math.floor(i / 5) % 2 === 0 ? 1 : -1) * (0.25 + 0.25 * uniform(seed, s, 0, 2));
+      for (let t = 0; t < n; t++) {
+        r[t] = mu / 252 - (base * base) / 2 + base * normal(seed, s, t);
+        sig[t] = base;
+      }
+      break;
+    }
+    case 'garch': {
+      const alpha = 0.08;
+      const beta = 0.9;
+      const omega = base * base * (1 - alpha - beta);
+      let v = base * base;
+      let eps = 0;
+      for (let t = 0; t < n; t++) {
+        v = omega + alpha * eps * eps + beta * v;
+        eps = Math.sqrt(v) * normal(seed, s, t);
+        r[t] = eps - v / 2;
+        sig[t] = Math.sqrt(v);
+      }
+      break;
+    }
+    case 'two_regime': {
+      let high = false;
+      for (let t = 0; t < n; t++) {
+        const stay = high ? 0.95 : 0.985;
+        if (uniform(seed, s, t, 3) > stay) high = !high;
+        const sd = high ? 3 * base : 0.6 * base;
+        r[t] = sd * normal(seed, s, t) - (sd * sd) / 2;
+        sig[t] = sd;
+      }
+      break;
+    }
+    case 'jump': {
+      // Crash/rally episodes of 3–5 consecutive large moves (~1.5 a year): FinTSB's "extreme" pattern.
+      let left = 0;
+      let dir = 1;
+      for (let t = 0; t < n; t++) {
+        let x = base * normal(seed, s, t) - (base * base) / 2;
+        if (left === 0 && uniform(seed, s, t, 4) < 0.006) {
+          left = 3 + Math.floor(uniform(seed, s, t, 5) * 3);
+          dir = uniform(seed, s, t, 6) < 0.6 ? -1 : 1;
+        }
+        if (left > 0) {
+          x += dir * (0.08 + 0.07 * uniform(seed, s, t, 7));
+          left--;
+        }
+        r[t] = x;
+        sig[t] = base;
+      }
+      break;
+    }
+  }
+  return { r, sigma: sig };
+}
+
+export interface SyntheticPricesConfig {
+  seed: number;
+  start: string;
+  end: string;
+  instruments: number;
+}
+
+/** ≥ 200 synthetic instruments × daily OHLCV on the weekday grid, emitted as atomic rows. */
+export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: AtomicSink): void {
+  const grid = weekdayGrid(config.start, config.end);
+  const n = grid.length;
+  for (let i = 0; i < config.instruments; i++) {
+    const id = syntheticInstrumentId(i);
+    const isEtf = id.startsWith('ETF');
+    const process = priceProcessOf(i);
+    for (const f of FIELDS) {
+      const cap = `${f[0].toUpperCase()}${f.slice(1)}`;
+      sink.addSeries({
+        series_id: `syn:px:${id}:${f}`,
+        source: 'synthetic',
+        source_key: `prices/${process}/${i}/${f}`,
+        title: `Synthetic ${isEtf ? 'ETF' : 'equity'} ${id} daily ${f} (${process})`,
+        unit: f === 'volume' ? 'shares' : 'USD',
+        frequency: 'BD',
+        scope: 'Individual',
+        category: isEtf ? 'ETF' : 'Equity',
+        detail_category: `${isEtf ? 'ETF' : 'Equity'} OHLCV ${cap}`,
+        entity_id: `syn:${id}`,
+        entity_name: `Synthetic ${id}`,
+        currency: f === 'volume' ? null : 'USD',
+        seasonal_adjustment: null,
+        fiscal_year_end: null,
+        is_synthetic: true,
+        universe_kind: 'point_in_time',
+      });
+    }
+    const { r, sigma } = simulateLogReturns(config.seed, i, n);
+    const s = STREAM_PRICES + i * 16 + 8;
+    let close = 20 + 180 * uniform(config.seed, s, 0, 9);
+    const volBase = 1e5 + 5e6 * uniform(config.seed, s, 0, 10);
+    const ref = `synthetic:seed=${config.seed}`;
+    const ids = FIELDS.map((f) => `syn:px:${id}:${f}`);
+    for (let t = 0; t < n; t++) {
+      const prev = close;
+      close = prev * Math.exp(r[t]);
+      const sd = sigma[t];
+      const open = prev * Math.exp(0.2 * sd * normal(config.seed, s, t, 1));
+      const high = Math.max(open, close) * Math.exp(Math.abs(0.5 * sd * normal(config.seed, s, t, 2)));
+      const low = Math.min(open, close) * Math.exp(-Math.abs(0.5 * sd * normal(config.seed, s, t, 3)));
+      const volume = Math.round(
+        volBase * Math.exp(0.3 * normal(config.seed, s, t, 4)) * (1 + 20 * Math.abs(r[t])),
+      );
+      const values = [open, high, low, close, volume];
+      const ts = grid[t].close;
+      for (let k = 0; k < 5; k++) {
+        sink.addObservation({
+          series_id: ids[k],
+          timestamp: ts,
+          period_start: null,
+          available_at: ts,
+          value: k < 4 ? Math.round(values[k] * 10_000) / 10_000 : values[k],
+          available_at_basis: 'bar_close',
+          source_ref: ref,
+        });
+      }
+    }
+  }
+}

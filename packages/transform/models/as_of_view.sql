@@ -1,0 +1,18 @@
+-- as_of_view: what was known about one series at $as_of (SPEC §1): for each timestamp, the row with the
+-- greatest available_at <= $as_of. With $as_of = 'infinity' it is the latest view.
+-- grain: "timestamp"
+-- invariants: no row has available_at > $as_of.
+WITH source AS (
+  SELECT * FROM read_parquet($observations_glob, hive_partitioning = true)
+  WHERE series_id = $series_id
+),
+renamed AS (
+  SELECT series_id, "timestamp", period_start, available_at, value, available_at_basis, source_ref
+  FROM source
+  WHERE available_at <= $as_of::TIMESTAMPTZ
+),
+final AS (
+  SELECT * FROM renamed
+  QUALIFY row_number() OVER (PARTITION BY "timestamp" ORDER BY available_at DESC) = 1
+)
+SELECT * FROM final ORDER BY "timestamp"

@@ -1,0 +1,44 @@
+-- series: one row per series with its taxonomy unit and history statistics (SPEC §3).
+-- grain: series_id
+-- invariants: every series has a known registry unit (checked in invariant_violations); eval_target is
+--   true only for evaluated units with at least the unit's minimum lookback of observations first
+--   released before $eval_start (SPEC §6, FinVerse Table 2).
+WITH source AS (
+  SELECT * FROM stg_series
+),
+stats AS (
+  SELECT
+    series_id,
+    min("timestamp") AS first_timestamp,
+    max("timestamp") AS last_timestamp,
+    count(DISTINCT "timestamp") AS n_obs,
+    count(*) - count(DISTINCT "timestamp") AS n_revisions
+  FROM observations
+  GROUP BY series_id
+),
+history_before_eval AS (
+  SELECT series_id, count(DISTINCT "timestamp") AS n_before
+  FROM observations
+  WHERE available_at < $eval_start::TIMESTAMPTZ
+  GROUP BY series_id
+),
+renamed AS (
+  SELECT
+    s.series_id, s.source, s.source_key, s.title, s.unit, s.frequency, s.scope, s.category, s.detail_category,
+    s.entity_id, s.entity_name, s.currency, s.seasonal_adjustment, s.fiscal_year_end, s.is_synthetic,
+    s.universe_kind,
+    coalesce(u.eval_target, false) AND coalesce(h.n_before, 0) >= coalesce(z.minimum_lookback, 0) AS eval_target,
+    st.first_timestamp, st.last_timestamp,
+    coalesce(st.n_obs, 0) AS n_obs,
+    coalesce(st.n_revisions, 0) AS n_revisions
+  FROM source AS s
+  LEFT JOIN stats AS st USING (series_id)
+  LEFT JOIN history_before_eval AS h USING (series_id)
+  LEFT JOIN registry_units AS u
+    ON u.scope = s.scope AND u.category = s.category AND u.detail_category = s.detail_category AND u.frequency = s.frequency
+  LEFT JOIN registry_horizons AS z ON z.frequency = s.frequency
+),
+final AS (
+  SELECT * FROM renamed
+)
+SELECT * FROM final

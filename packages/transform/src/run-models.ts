@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Duck, type Params, pickUsedParams } from '@asof/duck';
+import { AsofError } from '@asof/schema';
+
+/** The folder of this package's `.sql` models. */
+export const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
+
+export function modelPath(name: string): string {
+  return `${MODELS_DIR}${name}.sql`;
+}
+
+/** Creates the staging and registry tables the sources and loaders fill. */
+export async function createStagingTables(duck: Duck): Promise<void> {
+  const ddl = readFileSync(modelPath('stg_tables'), 'utf8');
+  for (const statement of ddl
+    .split(';')
+    .map((s) => s.replace(/--.*$/gm, '').trim())
+    .filter(Boolean)) {
+    await duck.run(statement);
+  }
+}
+
+/** Builds each model table from its `.sql` file, in order. */
+export async function runModels(duck: Duck, names: readonly string[], params: Params = {}): Promise<void> {
+  for (const name of names) {
+    const sql = readFileSync(modelPath(name), 'utf8');
+    await duck.createTable(name, sql, pickUsedParams(sql, params));
+  }
+}
+
+export class InvariantError extends AsofError {
+  constructor(violations: Record<string, unknown>[], total: number) {
+    const lines = violations.map(
+      (v) =>
+        `  ${v.check_name}: series ${v.series_id}${v.timestamp ? ` at ${v.timestamp}` : ''}${v.available_at ? ` (available_at ${v.available_at})` : ''}${v.value !== null && v.value !== undefined ? ` value ${v.value}` : ''}: ${v.detail}`,
+    );
+    super(
+      'INVARIANT_VIOLATED',
+      `the build broke ${total} invariant(s); first ${violations.length}:\n${lines.join('\n')}\n  hint: fix the source rows named above (available_at rules are in SPEC §4)`,
+      { context: { total, violations } },
+    );
+  }
+}
+
+/** Fails the build naming the series and rows when invariant_violations is not empty. */
+export async function assertInvariants(duck: Duck): Promise<void> {
+  const total = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM invariant_violations')).n);
+  if (total === 0) return;
+  const rows = await duck.all(
+    `SELECT check_name, series_id, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
+            strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, detail
+     FROM invariant_violations ORDER BY check_name, series_id, "timestamp", available_at LIMIT 10`,
+  );
+  throw new InvariantError(rows, total);
+}

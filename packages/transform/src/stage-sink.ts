@@ -1,0 +1,160 @@
+import { BIGINT, BOOLEAN, DOUBLE, type Duck, INTEGER, type TableAppender, VARCHAR } from '@asof/duck';
+import {
+  type AtomicSink,
+  type BuildWarning,
+  type CorporateActionRow,
+  InputError,
+  type ObservationRow,
+  type RawInput,
+  SeriesInput,
+  zodInputError,
+} from '@asof/schema';
+
+const SERIES_TYPES = [
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  BOOLEAN,
+  VARCHAR,
+  BIGINT,
+];
+const OBS_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER, INTEGER, DOUBLE];
+const CA_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, VARCHAR, BIGINT];
+
+/**
+ * The build's AtomicSink: validates each row once at the edge and appends it to the DuckDB staging tables
+ * (models/stg_tables.sql). Sources already name file and row in their own errors; this catches what
+ * slipped through (a NaN, a missing available_at) and names the series and the row's position.
+ */
+export class StageSink implements AtomicSink {
+  readonly inputs: RawInput[] = [];
+  readonly warnings: BuildWarning[] = [];
+  private seq = 0;
+  private readonly keys = {
+    series: new Map<string, number>(),
+    basis: new Map<string, number>(),
+    ref: new Map<string, number>(),
+  };
+  private readonly row: (number | null)[] = new Array(8);
+
+  private constructor(
+    private readonly series: TableAppender,
+    private readonly observations: TableAppender,
+    private readonly actions: TableAppender,
+    private readonly keyTable: TableAppender,
+  ) {}
+
+  static async create(duck: Duck): Promise<StageSink> {
+    return new StageSink(
+      await duck.openAppender('stg_series', SERIES_TYPES),
+      await duck.openAppender('stg_observations', OBS_TYPES),
+      await duck.openAppender('stg_corporate_actions', CA_TYPES),
+      await duck.openAppender('stg_keys', [VARCHAR, INTEGER, VARCHAR]),
+    );
+  }
+
+  private key(kind: keyof StageSink['keys'], text: string): number {
+    const map = this.keys[kind];
+    let k = map.get(text);
+    if (k === undefined) {
+      k = map.size;
+      map.set(text, k);
+      this.keyTable.push([kind, k, text]);
+    }
+    return k;
+  }
+
+  get observationCount(): number {
+    return this.observations.rows;
+  }
+
+  addSeries(input: SeriesInput): void {
+    const parsed = SeriesInput.safeParse(input);
+    if (!parsed.success)
+      throw zodInputError('SERIES_INVALID', `series ${JSON.stringify(input.series_id)}`, parsed.error);
+    const s = parsed.data;
+    this.series.push([
+      s.series_id,
+      s.source,
+      s.source_key,
+      s.title,
+      s.unit,
+      s.frequency,
+      s.scope,
+      s.category,
+      s.detail_category,
+      s.entity_id,
+      s.entity_name,
+      s.currency,
+      s.seasonal_adjustment,
+      s.fiscal_year_end,
+      s.is_synthetic,
+      s.universe_kind,
+      BigInt(this.seq++),
+    ]);
+  }
+
+  addObservation(o: ObservationRow): void {
+    if (!Number.isFinite(o.value) || !Number.isFinite(o.timestamp) || !Number.isFinite(o.available_at)) {
+      const field = !Number.isFinite(o.value)
+        ? 'value'
+        : !Number.isFinite(o.timestamp)
+          ? 'timestamp'
+          : 'available_at';
+      throw new InputError(
+        'OBSERVATION_INVALID',
+        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${field} must be a finite number, got ${String(o[field as keyof ObservationRow])}`,
+        { context: { series_id: o.series_id, field, value: o[field as keyof ObservationRow] } },
+      );
+    }
+    const row = this.row;
+    row[0] = this.key('series', o.series_id);
+    row[1] = o.timestamp;
+    row[2] = o.period_start;
+    row[3] = o.available_at;
+    row[4] = o.value;
+    row[5] = this.key('basis', o.available_at_basis);
+    row[6] = this.key('ref', o.source_ref);
+    row[7] = this.seq++;
+    this.observations.push(row);
+  }
+
+  addCorporateAction(a: CorporateActionRow): void {
+    this.actions.push([
+      a.entity_id,
+      a.ex_date,
+      a.kind,
+      a.value,
+      a.available_at,
+      a.source_ref,
+      BigInt(this.seq++),
+    ]);
+  }
+
+  addInput(input: RawInput): void {
+    this.inputs.push(input);
+  }
+
+  addWarning(warning: BuildWarning): void {
+    this.warnings.push(warning);
+  }
+
+  /** Flushes every buffered row; call once all sources have run. */
+  close(): void {
+    this.series.close();
+    this.observations.close();
+    this.actions.close();
+    this.keyTable.close();
+  }
+}
