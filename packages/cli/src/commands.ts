@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isoToMicros, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
-import { checkManifest } from '@asof/manifest';
+import { checkManifest, verifyManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
@@ -184,32 +184,26 @@ function parseAsOf(text: string): number {
   return isoToMicros(text, '--as-of');
 }
 
-export const TAXONOMY_USAGE = 'asof taxonomy [--json]';
+export const TAXONOMY_USAGE = 'asof taxonomy [--json] [--coverage <manifest.json>]';
 export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, { json: { type: 'boolean' }, coverage: { type: 'string' } }, TAXONOMY_USAGE);
   if (values.help) {
     io.out(
-      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\n`,
+      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nWith --coverage, the FinVerse Table 4 view of a built universe: series, points and evaluation points per unit.\n`,
     );
     return 0;
   }
+  if (typeof values.coverage === 'string')
+    return coverage(resolve(io.cwd, values.coverage), Boolean(values.json), io);
   const doc = taxonomyDocument(defaultRegistry());
   if (values.json) {
     io.out(`${JSON.stringify(doc)}\n`);
     return 0;
   }
-  const units = doc.units as {
-    scope: string;
-    category: string;
-    detail_category: string;
-    frequency: string;
-    eval_target: boolean;
-    finverse: boolean;
-  }[];
   io.out(
     `${formatTable(
       ['scope', 'category', 'detail category', 'freq', 'eval', 'finverse'],
-      units.map((u) => [
+      doc.units.map((u) => [
         u.scope,
         u.category,
         u.detail_category,
@@ -220,4 +214,53 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
     )}\n`,
   );
   return 0;
+}
+
+async function coverage(manifestPath: string, json: boolean, io: Io): Promise<number> {
+  const manifest = await verifyManifest(manifestPath);
+  const dir = dirname(manifestPath);
+  const evalStart = (manifest.config as { eval_start?: string }).eval_start ?? '2020-01-01';
+  const duck = await Duck.open({ threads: 2 });
+  try {
+    const rows = await duck.all<Record<string, string | bigint>>(
+      readFileSync(modelPath('unit_coverage'), 'utf8'),
+      {
+        series_file: join(dir, 'series.parquet'),
+        observations_glob: `${dir}/observations/*/*.parquet`,
+        eval_start: `${evalStart}T00:00:00Z`,
+      },
+    );
+    const units = rows.map((r) => ({
+      scope: String(r.scope),
+      category: String(r.category),
+      detail_category: String(r.detail_category),
+      frequency: String(r.frequency),
+      series: Number(r.series),
+      points: Number(r.points),
+      eval_series: Number(r.eval_series),
+      eval_points: Number(r.eval_points),
+    }));
+    if (json)
+      io.out(`${JSON.stringify({ dataset_id: manifest.dataset_id, eval_start: evalStart, units })}\n`);
+    else {
+      io.out(
+        `${formatTable(
+          ['scope', 'category', 'detail category', 'freq', 'series', 'points', 'eval series', 'eval points'],
+          units.map((u) => [
+            u.scope,
+            u.category,
+            u.detail_category,
+            u.frequency,
+            u.series,
+            u.points,
+            u.eval_series,
+            u.eval_points,
+          ]),
+        )}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    duck.close();
+  }
 }

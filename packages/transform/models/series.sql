@@ -2,7 +2,8 @@
 -- grain: series_id
 -- invariants: every series has a known registry unit (checked in invariant_violations); eval_target is
 --   true only for evaluated units with at least the unit's minimum lookback of observations first
---   released before $eval_start (SPEC §6, FinVerse Table 2).
+--   released before $eval_start (SPEC §6, FinVerse Table 2), and with observations at or after
+--   $eval_start (a series that ended before the evaluation has nothing to score).
 WITH source AS (
   SELECT * FROM stg_series
 ),
@@ -27,7 +28,9 @@ renamed AS (
     s.series_id, s.source, s.source_key, s.title, s.unit, s.frequency, s.scope, s.category, s.detail_category,
     s.entity_id, s.entity_name, s.currency, s.seasonal_adjustment, s.fiscal_year_end, s.is_synthetic,
     s.universe_kind,
-    coalesce(u.eval_target, false) AND coalesce(h.n_before, 0) >= coalesce(z.minimum_lookback, 0) AS eval_target,
+    coalesce(u.eval_target, false)
+      AND coalesce(h.n_before, 0) >= coalesce(z.minimum_lookback, 0)
+      AND coalesce(st.last_timestamp >= $eval_start::TIMESTAMPTZ, false) AS eval_target,
     st.first_timestamp, st.last_timestamp,
     coalesce(st.n_obs, 0) AS n_obs,
     coalesce(st.n_revisions, 0) AS n_revisions

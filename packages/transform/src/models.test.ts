@@ -82,8 +82,19 @@ describe('observations model', () => {
       ['2019-09-30T23:59:59Z', '2019-10-30T12:30:00Z', 3],
       ['2019-12-31T23:59:59Z', '2020-01-30T12:30:00Z', 4], // released after eval_start: not history
       ['2018-12-31T23:59:59Z', '2019-01-30T12:30:00Z', 0],
+      ['2020-03-31T23:59:59Z', '2020-04-29T12:30:00Z', 5], // something to evaluate
     ]);
     expect((await duck.one<{ e: boolean }>('SELECT eval_target AS e FROM series')).e).toBe(true);
+  });
+
+  it('does not mark a series that ended before eval_start', async () => {
+    await stage([
+      ['2018-12-31T23:59:59Z', '2019-01-30T12:30:00Z', 0],
+      ['2019-03-31T23:59:59Z', '2019-04-26T12:30:00Z', 1],
+      ['2019-06-30T23:59:59Z', '2019-07-26T12:30:00Z', 2],
+      ['2019-09-30T23:59:59Z', '2019-10-30T12:30:00Z', 3],
+    ]);
+    expect((await duck.one<{ e: boolean }>('SELECT eval_target AS e FROM series')).e).toBe(false);
   });
 
   it('fails naming the series and row when two values share the grain', async () => {

@@ -1,0 +1,20 @@
+// Rebuilds the default universe and commits its manifest as the golden file manifests/default.json
+// (npm run golden:default). The golden drops git_commit/git_dirty, which dataset_id ignores too.
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildUniverse, loadPipeline, resolveOutDir } from '@asof/cli';
+import { canonicalJson } from '@asof/manifest';
+
+const repo = join(import.meta.dirname, '..');
+process.chdir(repo);
+const config = loadPipeline(join(repo, 'pipelines/default.json'));
+const { manifest } = await buildUniverse({
+  config,
+  outDir: resolveOutDir('out/default', repo),
+  log: (l) => process.stderr.write(`${l}\n`),
+});
+const golden = { ...manifest, created_by: { ...manifest.created_by, git_commit: null, git_dirty: null } };
+const path = join(repo, 'manifests/default.json');
+writeFileSync(`${path}.tmp`, canonicalJson(golden));
+renameSync(`${path}.tmp`, path);
+process.stderr.write(`wrote ${path} (dataset_id ${manifest.dataset_id})\n`);

@@ -1,0 +1,148 @@
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson, readManifest } from '@asof/manifest';
+import type { Manifest } from '@asof/schema';
+import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asof, asofBin, REPO, scratchOut } from './helpers.ts';
+
+const first = scratchOut('default-a');
+const second = scratchOut('default-b');
+let manifest: Manifest;
+let buildOutput = '';
+
+beforeAll(async () => {
+  const r = await asof('build', 'pipelines/default.json', '--out', first.rel);
+  buildOutput = r.stdout + r.stderr;
+  expect(r.code, r.stderr).toBe(0);
+  manifest = readManifest(join(first.abs, 'manifest.json'));
+});
+afterAll(() => {
+  rmSync(first.abs, { recursive: true, force: true });
+  rmSync(second.abs, { recursive: true, force: true });
+});
+
+/** The manifest without the fields that name the commit, which dataset_id also ignores. */
+function comparable(m: Manifest): string {
+  const { git_commit: _c, git_dirty: _d, ...createdBy } = m.created_by;
+  return canonicalJson({ ...m, created_by: createdBy });
+}
+
+describe('the default build', () => {
+  it('prints the summary table and warnings', () => {
+    expect(buildOutput).toMatch(/scope\s+category\s+freq\s+series\s+observations/);
+    expect(buildOutput).toMatch(/SURVIVORSHIP/);
+    expect(buildOutput).toMatch(/dataset_id [0-9a-f]{64}/);
+  });
+
+  it('holds the promised content', () => {
+    const s = manifest.summary as Record<string, number>;
+    expect(s.series).toBeGreaterThanOrEqual(5 + 5 + 22 + 14 + 200 * 5 + 50 * 8 + 20);
+    expect(s.synthetic_series).toBeGreaterThanOrEqual(200 * 5 + 50 * 8 + 20);
+    expect(s.revisions).toBeGreaterThan(0);
+    expect(manifest.warnings.map((w) => w.code)).toEqual(
+      expect.arrayContaining(['SURVIVORSHIP', 'RULE_BASED_AVAILABLE_AT', 'SYNTHETIC']),
+    );
+  });
+
+  it('verifies with the asof bin', () => {
+    const r = asofBin(['verify', join(first.abs, 'manifest.json')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ok: \d+ files match/);
+  });
+
+  it('is read by hyparquet with the row counts DuckDB wrote', async () => {
+    for (const out of manifest.outputs) {
+      const file = await asyncBufferFromFile(join(first.abs, out.path));
+      const meta = await parquetMetadataAsync(file);
+      expect(Number(meta.num_rows), out.path).toBe(out.rows);
+    }
+    const { parquetReadObjects } = await import('hyparquet');
+    const { compressors } = await import('hyparquet-compressors');
+    const series = await parquetReadObjects({
+      file: await asyncBufferFromFile(join(first.abs, 'series.parquet')),
+      compressors,
+    });
+    expect(series.length).toBe(manifest.outputs.find((o) => o.path === 'series.parquet')!.rows);
+  });
+
+  it('shows the first-released value before a restatement and the restated one after', async () => {
+    // Find a synthetic fundamentals observation that was restated.
+    const { Duck } = await import('@asof/duck');
+    const duck = await Duck.open();
+    const row = await duck.one<{
+      series_id: string;
+      ts: string;
+      first_at: string;
+      second_at: string;
+      v1: number;
+      v2: number;
+    }>(
+      `WITH o AS (SELECT * FROM read_parquet('${join(first.abs, 'observations/frequency=Q/data.parquet')}')
+                  WHERE series_id LIKE 'syn:edgar:%'),
+            r AS (SELECT series_id, "timestamp", available_at, value,
+                         row_number() OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at) AS k FROM o)
+       SELECT a.series_id, strftime(a."timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS ts,
+              strftime(a.available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS first_at,
+              strftime(b.available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS second_at, a.value AS v1, b.value AS v2
+       FROM r a JOIN r b ON a.series_id = b.series_id AND a."timestamp" = b."timestamp" AND a.k = 1 AND b.k = 2
+       ORDER BY a.series_id, a."timestamp" LIMIT 1`,
+    );
+    duck.close();
+    expect(row.v1).not.toBe(row.v2);
+    const between = new Date((Date.parse(row.first_at) + Date.parse(row.second_at)) / 2).toISOString();
+    const before = await asof('show', row.series_id, '--data', first.rel, '--as-of', between, '--json');
+    expect(before.code, before.stderr).toBe(0);
+    const b = JSON.parse(before.stdout).find((r: { timestamp: string }) => r.timestamp === row.ts);
+    expect(b.value).toBe(row.v1);
+    const after = await asof('show', row.series_id, '--data', first.rel, '--as-of', row.second_at, '--json');
+    const a = JSON.parse(after.stdout).find((r: { timestamp: string }) => r.timestamp === row.ts);
+    expect(a.value).toBe(row.v2);
+    // Nothing available after the as-of instant is ever shown.
+    for (const r of JSON.parse(before.stdout))
+      expect(Date.parse(r.available_at)).toBeLessThanOrEqual(Date.parse(between));
+  });
+
+  it('matches the committed golden manifest (manifests/default.json)', () => {
+    const golden = readManifest(join(REPO, 'manifests/default.json'));
+    if (comparable(golden) !== comparable(manifest)) {
+      writeFileSync(join(REPO, 'manifests/default-changed.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    }
+    expect(
+      comparable(manifest),
+      'manifest drifted; diff manifests/default-changed.json, then npm run golden:default',
+    ).toBe(comparable(golden));
+  });
+
+  it('rebuilds byte-identically (same dataset_id, same bytes)', async () => {
+    const r = await asof('build', 'pipelines/default.json', '--out', second.rel);
+    expect(r.code, r.stderr).toBe(0);
+    const again = readManifest(join(second.abs, 'manifest.json'));
+    expect(again.dataset_id).toBe(manifest.dataset_id);
+    for (const out of manifest.outputs) {
+      expect(
+        readFileSync(join(second.abs, out.path)).equals(readFileSync(join(first.abs, out.path))),
+        out.path,
+      ).toBe(true);
+    }
+    expect(readFileSync(join(second.abs, 'manifest.json'), 'utf8')).toBe(
+      readFileSync(join(first.abs, 'manifest.json'), 'utf8'),
+    );
+  });
+
+  it('makes verify fail naming a file with one changed byte', async () => {
+    for (const out of manifest.outputs) {
+      const copy = scratchOut('tamper');
+      cpSync(first.abs, copy.abs, { recursive: true });
+      const file = join(copy.abs, out.path);
+      const bytes = readFileSync(file);
+      bytes[Math.floor(bytes.length / 2)] ^= 0x01;
+      writeFileSync(file, bytes);
+      const r = await asof('verify', join(copy.rel, 'manifest.json'));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`${out.path}: sha256`);
+      rmSync(copy.abs, { recursive: true, force: true });
+    }
+    expect(existsSync(first.abs)).toBe(true);
+  });
+});

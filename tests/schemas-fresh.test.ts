@@ -1,0 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonSchemas, jsonSchemaText } from '@asof/schema';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './helpers.ts';
+
+describe('schemas/', () => {
+  it('holds exactly the JSON Schemas generated from the zod schemas (run npm run schemas)', () => {
+    const generated = jsonSchemas();
+    const files = readdirSync(join(REPO, 'schemas'))
+      .filter((f) => f.endsWith('.schema.json'))
+      .sort();
+    expect(files).toEqual(
+      Object.keys(generated)
+        .map((s) => `${s}.schema.json`)
+        .sort(),
+    );
+    for (const [stem, schema] of Object.entries(generated)) {
+      expect(
+        readFileSync(join(REPO, 'schemas', `${stem}.schema.json`), 'utf8'),
+        `${stem} is stale: npm run schemas`,
+      ).toBe(jsonSchemaText(schema));
+    }
+  });
+});
