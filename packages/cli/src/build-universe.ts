@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
 import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig } from '@asof/schema';
-import { ingestEmbedded } from '@asof/source-embedded';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -17,6 +16,7 @@ import {
 } from '@asof/transform';
 import { gitState } from './git-state.ts';
 import { replaceDir } from './replace-dir.ts';
+import { runSources } from './run-sources.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -28,6 +28,8 @@ export interface BuildOptions {
   outDir: string;
   registry?: Registry;
   log?: (line: string) => void;
+  /** Folder relative source paths (raw_dir, cache_dir) resolve against; default process.cwd(). */
+  cwd?: string;
 }
 
 export interface BuildResult {
@@ -59,8 +61,11 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     await createStagingTables(duck);
     await loadRegistryTables(duck, registry);
     const sink = await StageSink.create(duck);
-    if (config.sources.embedded) ingestEmbedded(config.sources.embedded, sink, step);
+    const report = await runSources(config, sink, { cwd: options.cwd ?? process.cwd(), log: step });
     sink.close();
+    for (const k of report.skipped) {
+      sink.addWarning({ code: 'SOURCE_SKIPPED', message: `${k.source} ${k.id} skipped: ${k.reason}` });
+    }
     step(`staged ${sink.observationCount.toLocaleString('en-US')} observation rows`);
     await assertKnownUnits(duck, registry);
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
@@ -84,7 +89,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
         max_available_at: w.max_available_at,
       });
     }
-    const summary = await summarize(duck);
+    const summary = { ...(await summarize(duck)), price_quality: report.priceQuality };
     const git = gitState(process.cwd());
     const manifest = finalizeManifest({
       manifest_version: 1,

@@ -55,7 +55,12 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
   const pipelinePath = resolve(io.cwd, positionals[0] ?? 'pipelines/default.json');
   const config = loadPipeline(pipelinePath);
   const outDir = resolveOutDir((values.out as string | undefined) ?? `out/${config.name}`, io.cwd);
-  const result = await buildUniverse({ config, outDir, log: (line) => io.err(`asof build: ${line}\n`) });
+  const result = await buildUniverse({
+    config,
+    outDir,
+    cwd: io.cwd,
+    log: (line) => io.err(`asof build: ${line}\n`),
+  });
   if (values.json) {
     io.out(
       `${JSON.stringify({ manifest: result.manifestPath, dataset_id: result.manifest.dataset_id, seconds: result.seconds, summary: result.manifest.summary, warnings: result.manifest.warnings })}\n`,

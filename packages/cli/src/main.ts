@@ -10,9 +10,11 @@ import {
   VERIFY_USAGE,
   verifyCommand,
 } from './commands.ts';
+import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
+  ingest: ingestCommand,
   verify: verifyCommand,
   show: showCommand,
   taxonomy: taxonomyCommand,
@@ -21,6 +23,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 const USAGE = `asof — point-in-time-correct financial benchmark universes
 
   ${BUILD_USAGE}
+  ${INGEST_USAGE}
   ${VERIFY_USAGE}
   ${SHOW_USAGE}
   ${TAXONOMY_USAGE}

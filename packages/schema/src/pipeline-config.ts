@@ -19,9 +19,62 @@ const Synthetic = z
     seed: z.number().int().nonnegative().describe('seed of the counter-based PRNG'),
     start: IsoDate,
     end: IsoDate,
-    instruments: z.number().int().min(0).max(100_000).describe('daily OHLCV instruments'),
-    companies: z.number().int().min(0).max(100_000).describe('companies with quarterly fundamentals'),
-    macro_series: z.number().int().min(0).max(100_000).describe('monthly/quarterly macro series with revisions'),
+    instruments: z.number().int().min(0).max(100_000).describe('daily OHLCV instruments (GBM, GARCH, regimes, jumps)'),
+  })
+  .strict();
+
+const Seed = z.number().int().nonnegative().describe('seed of the counter-based PRNG');
+const Tickers = z.array(z.string().regex(/^[A-Za-z0-9.\-^=]+$/, 'a ticker such as AAPL or BRK-B')).min(1);
+
+/** SEC EDGAR fundamentals: live by ticker, offline from a raw directory, or synthetic companyfacts JSON. */
+export const EdgarSource = z
+  .object({
+    tickers: Tickers.optional().describe('live: needs ASOF_SEC_USER_AGENT'),
+    raw_dir: z.string().optional().describe('offline replay of companyfacts/submissions/company_tickers JSON files'),
+    cache_dir: z.string().optional().describe('content-addressed raw-response cache (default .asof-cache/http)'),
+    offline: z.boolean().default(false).describe('serve live requests only from the cache'),
+    synthetic: z
+      .object({
+        seed: Seed,
+        companies: z.number().int().min(1).max(100_000),
+        first_fiscal_year: z.number().int().min(1990).max(2100),
+        fiscal_years: z.number().int().min(1).max(100),
+      })
+      .strict()
+      .optional()
+      .describe('synthetic companyfacts + submissions JSON run through the EDGAR parser'),
+  })
+  .strict();
+
+/** FRED/ALFRED: live by series id or the whole catalog, offline from a raw directory, or synthetic ALFRED JSON. */
+export const FredSource = z
+  .object({
+    series: z.array(z.string().regex(/^[A-Za-z0-9_]+$/, 'a FRED id such as GDP')).min(1).optional(),
+    catalog: z.boolean().default(false).describe("live: pull every id of the taxonomy's FRED catalog"),
+    raw_dir: z.string().optional().describe('offline replay of FRED API JSON responses and fredgraph CSVs'),
+    cache_dir: z.string().optional(),
+    offline: z.boolean().default(false),
+    synthetic: z
+      .object({ seed: Seed, start: IsoDate, end: IsoDate, count: z.number().int().min(1).max(10_000) })
+      .strict()
+      .optional()
+      .describe('synthetic ALFRED JSON with revisions, missing values and a release calendar'),
+  })
+  .strict();
+
+/** Daily prices: live Yahoo by symbol, offline raw files (Yahoo chart JSON, Stooq CSV), or synthetic Yahoo JSON. */
+export const PricesSource = z
+  .object({
+    symbols: Tickers.optional().describe('live Yahoo chart download (optional path; the site may refuse)'),
+    raw_dir: z.string().optional(),
+    cache_dir: z.string().optional(),
+    total_return: z.boolean().default(false).describe('also build a point-in-time total-return index per equity'),
+    vendor_lag_seconds: z.number().int().min(0).default(0).describe('added to each bar close for available_at'),
+    synthetic: z
+      .object({ seed: Seed })
+      .strict()
+      .optional()
+      .describe('synthetic Yahoo chart JSON with splits and dividends run through the prices parser'),
   })
   .strict();
 
@@ -49,6 +102,9 @@ export const PipelineConfig = z
     sources: z
       .object({
         embedded: EmbeddedSource.optional(),
+        edgar: EdgarSource.optional(),
+        fred: FredSource.optional(),
+        prices: PricesSource.optional(),
       })
       .strict(),
   })

@@ -1,6 +1,4 @@
 export * from './counter-prng.ts';
-export * from './generate-synthetic-fundamentals.ts';
-export * from './generate-synthetic-macro.ts';
 export * from './generate-synthetic-prices.ts';
 export * from './ingest-embedded.ts';
 export * from './read-vega-real.ts';

@@ -40,7 +40,12 @@ describe('embedded real data (vega-datasets)', () => {
 
   it('names the file, line and field of a non-numeric value', () => {
     const dir = mkdtempSync(join(tmpdir(), 'asof-vega-'));
-    for (const f of ['sp500-2000.csv', 'stocks.csv', 'us-employment.csv', 'unemployment-across-industries.json']) {
+    for (const f of [
+      'sp500-2000.csv',
+      'stocks.csv',
+      'us-employment.csv',
+      'unemployment-across-industries.json',
+    ]) {
       copyFileSync(join(vegaDataDir(), f), join(dir, f));
     }
     const lines = readFileSync(join(dir, 'us-employment.csv'), 'utf8').split('\n');
@@ -54,15 +59,12 @@ describe('embedded real data (vega-datasets)', () => {
 
 describe('synthetic universe', () => {
   const sink = new CollectingSink();
-  ingestEmbedded(
-    { synthetic: { seed: 7, start: '2015-01-01', end: '2019-12-31', instruments: 10, companies: 10, macro_series: 6 } },
-    sink,
-  );
+  ingestEmbedded({ synthetic: { seed: 7, start: '2015-01-01', end: '2019-12-31', instruments: 10 } }, sink);
 
   it('is deterministic for a seed', () => {
     const again = new CollectingSink();
     ingestEmbedded(
-      { synthetic: { seed: 7, start: '2015-01-01', end: '2019-12-31', instruments: 10, companies: 10, macro_series: 6 } },
+      { synthetic: { seed: 7, start: '2015-01-01', end: '2019-12-31', instruments: 10 } },
       again,
     );
     expect(again.observations).toEqual(sink.observations);
@@ -81,28 +83,5 @@ describe('synthetic universe', () => {
       expect(bar.low).toBeLessThanOrEqual(Math.min(bar.open, bar.close) + 1e-4);
       expect(bar.low).toBeGreaterThan(0);
     }
-  });
-
-  it('files fundamentals after the period ends and restates some of them later', () => {
-    const f = sink.observations.filter((o) => o.series_id.startsWith('syn:edgar:'));
-    expect(f.every((o) => o.available_at > o.timestamp)).toBe(true);
-    const key = (o: (typeof f)[number]) => `${o.series_id}@${o.timestamp}`;
-    const values = new Map<string, Set<number>>();
-    for (const o of f) values.set(key(o), (values.get(key(o)) ?? new Set()).add(o.value));
-    const restated = [...values.values()].filter((s) => s.size > 1).length;
-    expect(restated).toBeGreaterThan(10);
-  });
-
-  it('revises macro values after their first release', () => {
-    const m = sink.observations.filter((o) => o.series_id.startsWith('syn:macro:'));
-    expect(m.every((o) => o.available_at > o.timestamp)).toBe(true);
-    const firsts = new Map<string, number>();
-    let changed = 0;
-    for (const o of m) {
-      const k = `${o.series_id}@${o.timestamp}`;
-      if (!firsts.has(k)) firsts.set(k, o.value);
-      else if (firsts.get(k) !== o.value) changed++;
-    }
-    expect(changed).toBeGreaterThan(50);
   });
 });

@@ -1,6 +1,4 @@
 import type { AtomicSink, PipelineConfig } from '@asof/schema';
-import { generateSyntheticFundamentals } from './generate-synthetic-fundamentals.ts';
-import { generateSyntheticMacro } from './generate-synthetic-macro.ts';
 import { generateSyntheticPrices } from './generate-synthetic-prices.ts';
 import {
   readVegaSp500,
@@ -12,7 +10,12 @@ import {
 
 type EmbeddedConfig = NonNullable<PipelineConfig['sources']['embedded']>;
 
-/** Runs the embedded sources of a pipeline (no network): vega-datasets real data and the synthetic universe. */
+/**
+ * Runs the embedded sources of a pipeline (no network): vega-datasets real data and the synthetic price
+ * panel. Synthetic fundamentals and macro series come in the sources' own raw formats (companyfacts JSON,
+ * ALFRED JSON) through their parsers; the build runs those from `sources.edgar.synthetic` and
+ * `sources.fred.synthetic`.
+ */
 export function ingestEmbedded(
   config: EmbeddedConfig,
   sink: AtomicSink,
@@ -43,15 +46,6 @@ export function ingestEmbedded(
       sink,
     );
     log(`embedded: ${syn.instruments} synthetic instruments generated`);
-    generateSyntheticFundamentals(
-      { seed: syn.seed, start: syn.start, end: syn.end, companies: syn.companies },
-      sink,
-    );
-    generateSyntheticMacro(
-      { seed: syn.seed, start: syn.start, end: syn.end, series: syn.macro_series },
-      sink,
-    );
-    log(`embedded: ${syn.companies} synthetic companies and ${syn.macro_series} macro series generated`);
     sink.addWarning({
       code: 'SYNTHETIC',
       message:

@@ -22,15 +22,13 @@ renamed AS (
     stage_seq
   FROM source
 ),
-deduped AS (
-  SELECT * FROM renamed
-  QUALIFY row_number() OVER (PARTITION BY series_id, "timestamp", available_at, value ORDER BY stage_seq) = 1
-),
 changes AS (
+  -- One window per (series_id, timestamp) in availability order: a row whose value equals the previous
+  -- row's is either an exact duplicate emission or an unchanged re-publication; both are dropped.
   SELECT
     *,
     lag(value) OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at, stage_seq) AS previous_value
-  FROM deduped
+  FROM renamed
 ),
 final AS (
   SELECT

@@ -7,20 +7,20 @@
 WITH source AS (
   SELECT * FROM stg_series
 ),
+points AS (
+  SELECT series_id, "timestamp", min(available_at) AS first_available_at, count(*) AS n_rows
+  FROM observations
+  GROUP BY series_id, "timestamp"
+),
 stats AS (
   SELECT
     series_id,
     min("timestamp") AS first_timestamp,
     max("timestamp") AS last_timestamp,
-    count(DISTINCT "timestamp") AS n_obs,
-    count(*) - count(DISTINCT "timestamp") AS n_revisions
-  FROM observations
-  GROUP BY series_id
-),
-history_before_eval AS (
-  SELECT series_id, count(DISTINCT "timestamp") AS n_before
-  FROM observations
-  WHERE available_at < $eval_start::TIMESTAMPTZ
+    count(*) AS n_obs,
+    sum(n_rows - 1) AS n_revisions,
+    count(*) FILTER (WHERE first_available_at < $eval_start::TIMESTAMPTZ) AS n_before
+  FROM points
   GROUP BY series_id
 ),
 renamed AS (
@@ -29,14 +29,13 @@ renamed AS (
     s.entity_id, s.entity_name, s.currency, s.seasonal_adjustment, s.fiscal_year_end, s.is_synthetic,
     s.universe_kind,
     coalesce(u.eval_target, false)
-      AND coalesce(h.n_before, 0) >= coalesce(z.minimum_lookback, 0)
+      AND coalesce(st.n_before, 0) >= coalesce(z.minimum_lookback, 0)
       AND coalesce(st.last_timestamp >= $eval_start::TIMESTAMPTZ, false) AS eval_target,
     st.first_timestamp, st.last_timestamp,
     coalesce(st.n_obs, 0) AS n_obs,
-    coalesce(st.n_revisions, 0) AS n_revisions
+    coalesce(st.n_revisions, 0)::BIGINT AS n_revisions
   FROM source AS s
   LEFT JOIN stats AS st USING (series_id)
-  LEFT JOIN history_before_eval AS h USING (series_id)
   LEFT JOIN registry_units AS u
     ON u.scope = s.scope AND u.category = s.category AND u.detail_category = s.detail_category AND u.frequency = s.frequency
   LEFT JOIN registry_horizons AS z ON z.frequency = s.frequency

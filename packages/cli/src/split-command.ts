@@ -1,0 +1,116 @@
+import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError } from '@asof/schema';
+import { ORIGINS_POLICIES, type OriginsPolicy, runSplit, TARGET_VINTAGES, type TargetVintage } from '@asof/split';
+import { ASOF_VERSION } from './build-universe.ts';
+import type { Io } from './commands.ts';
+import { formatTable } from './format-table.ts';
+import { gitState } from './git-state.ts';
+import { resolveOutDir } from './resolve-out-dir.ts';
+
+export const SPLIT_USAGE =
+  'asof split --manifest M [--out DIR] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
+
+const HELP = `${SPLIT_USAGE}
+
+Splits a built universe into release-date-aware training and evaluation files (SPEC §8), under DIR
+(default: out/<universe folder>-split), with a manifest naming the parent's dataset_id:
+  train/observations.parquet, train/series.parquet   as-of snapshot strictly before eval_start − embargo
+  origins.parquet    (series_id, origin, lookback_start, horizon_steps, target status, window)
+  inputs.parquet     per origin, the as-of view at the origin, last lookback steps (FinVerse Table 2)
+  targets.parquet    values at o+1..o+H from the chosen vintage, kept apart from the inputs
+
+  --eval-start DATE        first origin date (default: the universe's eval_start)
+  --embargo N|DURATION     days, or P30D / P2W / P1M / P1Y (default 0)
+  --origins POLICY         non_overlapping (default; origins >= H steps apart) or all (every step)
+  --target-vintage V       first_release (default) or latest
+  --model-cutoff DATE      label origins T1/T2/T3 (FinForesight); needs --run-date
+  --run-date DATE          targets public after it are pending; origins after it are not served
+  --dm                     the split will be scored with a Diebold–Mariano test: refuses --origins all
+Dates are YYYY-MM-DD (00:00 UTC) or ISO instants.
+`;
+
+export async function splitCommand(args: string[], io: Io): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        manifest: { type: 'string' },
+        out: { type: 'string' },
+        'eval-start': { type: 'string' },
+        embargo: { type: 'string' },
+        origins: { type: 'string' },
+        'target-vintage': { type: 'string' },
+        'model-cutoff': { type: 'string' },
+        'run-date': { type: 'string' },
+        dm: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    });
+  } catch (cause) {
+    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${SPLIT_USAGE}`, { cause });
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (typeof values.manifest !== 'string') {
+    throw new InputError('USAGE', `--manifest is required (a universe's manifest.json)\n  usage: ${SPLIT_USAGE}`);
+  }
+  const origins = (values.origins as string | undefined) ?? 'non_overlapping';
+  if (!(ORIGINS_POLICIES as readonly string[]).includes(origins)) {
+    throw new InputError(
+      'USAGE',
+      `--origins ${origins}: expected one of ${ORIGINS_POLICIES.join(', ')}\n  usage: ${SPLIT_USAGE}`,
+    );
+  }
+  const vintage = (values['target-vintage'] as string | undefined) ?? 'first_release';
+  if (!(TARGET_VINTAGES as readonly string[]).includes(vintage)) {
+    throw new InputError(
+      'USAGE',
+      `--target-vintage ${vintage}: expected one of ${TARGET_VINTAGES.join(', ')}\n  usage: ${SPLIT_USAGE}`,
+    );
+  }
+  const manifestPath = resolve(io.cwd, values.manifest);
+  const outDir = resolveOutDir(
+    (values.out as string | undefined) ?? `out/${basename(dirname(manifestPath))}-split`,
+    io.cwd,
+  );
+  const git = gitState(io.cwd);
+  const result = await runSplit({
+    manifestPath,
+    outDir,
+    evalStart: values['eval-start'] as string | undefined,
+    embargo: values.embargo as string | undefined,
+    origins: origins as OriginsPolicy,
+    targetVintage: vintage as TargetVintage,
+    modelCutoff: values['model-cutoff'] as string | undefined,
+    runDate: values['run-date'] as string | undefined,
+    dm: Boolean(values.dm),
+    createdBy: { asof_version: ASOF_VERSION, git_commit: git.commit, git_dirty: git.dirty },
+    log: (line) => io.err(`asof split: ${line}\n`),
+  });
+  const m = result.manifest;
+  if (values.json) {
+    io.out(
+      `${JSON.stringify({ manifest: result.manifestPath, dataset_id: m.dataset_id, parent_dataset_id: m.parent_dataset_id, seconds: result.seconds, config: m.config, summary: m.summary })}\n`,
+    );
+    return 0;
+  }
+  const s = m.summary as { by_frequency_window: { frequency: string; window: string; origins: number; series: number }[] };
+  io.out(
+    `${formatTable(
+      ['file', 'rows', 'bytes'],
+      m.outputs.map((o) => [o.path, o.rows, o.bytes]),
+    )}\n\n${formatTable(
+      ['freq', 'window', 'origins', 'series'],
+      s.by_frequency_window.map((r) => [r.frequency, r.window, r.origins, r.series]),
+    )}\n\ntrain cutoff ${String(m.config.train_cutoff)} (eval_start ${String(m.config.eval_start)} − ${String(m.config.embargo)}), origins ${origins}, targets ${vintage}\ndataset_id ${m.dataset_id} (parent ${m.parent_dataset_id})\nmanifest   ${result.manifestPath}\nsplit in ${result.seconds.toFixed(1)} s\n`,
+  );
+  return 0;
+}
