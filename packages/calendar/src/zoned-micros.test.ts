@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { endOfDayMicros, isoToMicros, microsToIso, microsToZonedDate, parseIsoDate, zonedMicros } from './zoned-micros.ts';
+import {
+  endOfDayMicros,
+  isoToMicros,
+  microsToIso,
+  microsToZonedDate,
+  parseIsoDate,
+  zonedMicros,
+} from './zoned-micros.ts';
 
 describe('zonedMicros', () => {
   it('is DST-correct for 08:30 America/New_York', () => {
     // CPI release 2024-01-11 (EST, UTC-5) and 2024-07-11 (EDT, UTC-4)
-    expect(microsToIso(zonedMicros('2024-01-11', '08:30', 'America/New_York'))).toBe('2024-01-11T13:30:00.000000Z');
-    expect(microsToIso(zonedMicros('2024-07-11', '08:30', 'America/New_York'))).toBe('2024-07-11T12:30:00.000000Z');
+    expect(microsToIso(zonedMicros('2024-01-11', '08:30', 'America/New_York'))).toBe(
+      '2024-01-11T13:30:00.000000Z',
+    );
+    expect(microsToIso(zonedMicros('2024-07-11', '08:30', 'America/New_York'))).toBe(
+      '2024-07-11T12:30:00.000000Z',
+    );
   });
   it('keeps microseconds at the end of a day', () => {
     expect(microsToIso(endOfDayMicros('2023-09-30'))).toBe('2023-10-01T03:59:59.999999Z');

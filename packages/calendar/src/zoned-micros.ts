@@ -1,5 +1,5 @@
-import { TZDate } from '@date-fns/tz';
 import { InputError } from '@asof/schema';
+import { TZDate } from '@date-fns/tz';
 
 /** Epoch microseconds. A JS double holds them exactly up to 2^53 µs (year 2255). */
 export type Micros = number;
@@ -20,7 +20,9 @@ export function parseIsoDate(date: string, where = 'date'): [number, number, num
   const d = Number(m[3]);
   const probe = new Date(Date.UTC(y, mo - 1, d));
   if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) {
-    throw new InputError('BAD_DATE', `${where}: ${date} is not a calendar date`, { context: { where, value: date } });
+    throw new InputError('BAD_DATE', `${where}: ${date} is not a calendar date`, {
+      context: { where, value: date },
+    });
   }
   return [y, mo, d];
 }
@@ -33,7 +35,8 @@ export function parseIsoDate(date: string, where = 'date'): [number, number, num
 export function zonedMicros(date: string, time: string, timeZone: string): Micros {
   const [y, mo, d] = parseIsoDate(date);
   const t = TIME_RE.exec(time);
-  if (!t) throw new InputError('BAD_TIME', `expected a time as HH:MM[:SS[.ffffff]], got ${JSON.stringify(time)}`);
+  if (!t)
+    throw new InputError('BAD_TIME', `expected a time as HH:MM[:SS[.ffffff]], got ${JSON.stringify(time)}`);
   const frac = (t[4] ?? '').padEnd(6, '0');
   const ms = Number(frac.slice(0, 3));
   const us = Number(frac.slice(3, 6));
@@ -67,7 +70,9 @@ export function isoToMicros(iso: string, where = 'instant'): Micros {
   parseIsoDate(m[1], where);
   const whole = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${m[4]}`);
   if (Number.isNaN(whole)) {
-    throw new InputError('BAD_INSTANT', `${where}: ${iso} is not a valid instant`, { context: { where, value: iso } });
+    throw new InputError('BAD_INSTANT', `${where}: ${iso} is not a valid instant`, {
+      context: { where, value: iso },
+    });
   }
   const frac = (m[3] ?? '').padEnd(6, '0').slice(0, 6);
   return whole * 1000 + Number(frac);

@@ -1,7 +1,13 @@
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '@asof/schema';
-import { ORIGINS_POLICIES, type OriginsPolicy, runSplit, TARGET_VINTAGES, type TargetVintage } from '@asof/split';
+import {
+  ORIGINS_POLICIES,
+  type OriginsPolicy,
+  runSplit,
+  TARGET_VINTAGES,
+  type TargetVintage,
+} from '@asof/split';
 import { ASOF_VERSION } from './build-universe.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -60,7 +66,10 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (typeof values.manifest !== 'string') {
-    throw new InputError('USAGE', `--manifest is required (a universe's manifest.json)\n  usage: ${SPLIT_USAGE}`);
+    throw new InputError(
+      'USAGE',
+      `--manifest is required (a universe's manifest.json)\n  usage: ${SPLIT_USAGE}`,
+    );
   }
   const origins = (values.origins as string | undefined) ?? 'non_overlapping';
   if (!(ORIGINS_POLICIES as readonly string[]).includes(origins)) {
@@ -102,7 +111,9 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     );
     return 0;
   }
-  const s = m.summary as { by_frequency_window: { frequency: string; window: string; origins: number; series: number }[] };
+  const s = m.summary as {
+    by_frequency_window: { frequency: string; window: string; origins: number; series: number }[];
+  };
   io.out(
     `${formatTable(
       ['file', 'rows', 'bytes'],

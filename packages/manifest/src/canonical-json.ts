@@ -16,7 +16,8 @@ export function canonicalJson(value: unknown): string {
     case 'boolean':
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+      if (Array.isArray(value))
+        return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
       const entries = Object.entries(value as Record<string, unknown>)
         .filter(([, v]) => v !== undefined)
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

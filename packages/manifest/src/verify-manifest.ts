@@ -19,7 +19,10 @@ export class ManifestVerifyError extends AsofError {
     super(
       'MANIFEST_MISMATCH',
       `${manifestPath}: ${problems.length} problem(s): ${problems
-        .map((p) => `${p.path} ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}`)
+        .map(
+          (p) =>
+            `${p.path} ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}`,
+        )
         .join('; ')}\n  hint: the files changed since the build; rebuild or restore them`,
       { context: { manifest: manifestPath, problems } },
     );
@@ -43,13 +46,20 @@ export function readManifest(path: string): Manifest {
 }
 
 /** Re-hashes every listed file and the dataset_id; returns the problems (empty when all is well). */
-export async function checkManifest(path: string): Promise<{ manifest: Manifest; problems: VerifyProblem[] }> {
+export async function checkManifest(
+  path: string,
+): Promise<{ manifest: Manifest; problems: VerifyProblem[] }> {
   const manifest = readManifest(path);
   const root = dirname(path);
   const problems: VerifyProblem[] = [];
   const expectedId = computeDatasetId(manifest);
   if (expectedId !== manifest.dataset_id) {
-    problems.push({ path: 'manifest', problem: 'dataset_id', expected: expectedId, actual: manifest.dataset_id });
+    problems.push({
+      path: 'manifest',
+      problem: 'dataset_id',
+      expected: expectedId,
+      actual: manifest.dataset_id,
+    });
   }
   for (const out of manifest.outputs) {
     const rel = normalize(out.path);
@@ -63,8 +73,10 @@ export async function checkManifest(path: string): Promise<{ manifest: Manifest;
       continue;
     }
     const { sha256, bytes } = await hashFile(file);
-    if (bytes !== out.bytes) problems.push({ path: out.path, problem: 'bytes', expected: out.bytes, actual: bytes });
-    else if (sha256 !== out.sha256) problems.push({ path: out.path, problem: 'sha256', expected: out.sha256, actual: sha256 });
+    if (bytes !== out.bytes)
+      problems.push({ path: out.path, problem: 'bytes', expected: out.bytes, actual: bytes });
+    else if (sha256 !== out.sha256)
+      problems.push({ path: out.path, problem: 'sha256', expected: out.sha256, actual: sha256 });
   }
   return { manifest, problems };
 }

@@ -23,7 +23,11 @@ export class AsofError extends Error {
 
 /** Bad input: a file, row or field that does not meet the contract. Exit code 2. */
 export class InputError extends AsofError {
-  constructor(code: string, message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { context?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
     super(code, message, { ...options, exitCode: 2 });
   }
 }

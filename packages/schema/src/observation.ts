@@ -9,7 +9,10 @@ export type AvailableAtBasis = z.infer<typeof AvailableAtBasis>;
 /** An ISO-8601 instant in UTC with up to microsecond precision, as the JSON outputs print it. */
 export const IsoInstant = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/, 'expected a UTC instant like 2021-07-20T20:00:00Z');
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/,
+    'expected a UTC instant like 2021-07-20T20:00:00Z',
+  );
 
 export const SeriesId = z
   .string()
@@ -84,5 +87,3 @@ export const CorporateAction = z
   })
   .strict();
 export type CorporateAction = z.infer<typeof CorporateAction>;
-
-

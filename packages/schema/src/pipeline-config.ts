@@ -3,14 +3,23 @@ import { IsoDate } from './iso-date.ts';
 
 const RealData = z
   .object({
-    sp500: z.boolean().default(true).describe('vega-datasets sp500-2000.csv: S&P 500 daily OHLCV 2000-01-03…2020-04-17'),
+    sp500: z
+      .boolean()
+      .default(true)
+      .describe('vega-datasets sp500-2000.csv: S&P 500 daily OHLCV 2000-01-03…2020-04-17'),
     stocks: z.boolean().default(true).describe('vega-datasets stocks.csv: monthly closes of 5 US stocks'),
-    us_employment: z.boolean().default(true).describe('vega-datasets us-employment.csv: 22 monthly BLS series'),
+    us_employment: z
+      .boolean()
+      .default(true)
+      .describe('vega-datasets us-employment.csv: 22 monthly BLS series'),
     unemployment_by_industry: z
       .boolean()
       .default(true)
       .describe('vega-datasets unemployment-across-industries.json: 14 monthly rates'),
-    vega_dir: z.string().optional().describe('read the vega files from this folder instead of the npm package'),
+    vega_dir: z
+      .string()
+      .optional()
+      .describe('read the vega files from this folder instead of the npm package'),
   })
   .strict();
 
@@ -19,7 +28,12 @@ const Synthetic = z
     seed: z.number().int().nonnegative().describe('seed of the counter-based PRNG'),
     start: IsoDate,
     end: IsoDate,
-    instruments: z.number().int().min(0).max(100_000).describe('daily OHLCV instruments (GBM, GARCH, regimes, jumps)'),
+    instruments: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .describe('daily OHLCV instruments (GBM, GARCH, regimes, jumps)'),
   })
   .strict();
 
@@ -30,8 +44,14 @@ const Tickers = z.array(z.string().regex(/^[A-Za-z0-9.\-^=]+$/, 'a ticker such a
 export const EdgarSource = z
   .object({
     tickers: Tickers.optional().describe('live: needs ASOF_SEC_USER_AGENT'),
-    raw_dir: z.string().optional().describe('offline replay of companyfacts/submissions/company_tickers JSON files'),
-    cache_dir: z.string().optional().describe('content-addressed raw-response cache (default .asof-cache/http)'),
+    raw_dir: z
+      .string()
+      .optional()
+      .describe('offline replay of companyfacts/submissions/company_tickers JSON files'),
+    cache_dir: z
+      .string()
+      .optional()
+      .describe('content-addressed raw-response cache (default .asof-cache/http)'),
     offline: z.boolean().default(false).describe('serve live requests only from the cache'),
     synthetic: z
       .object({
@@ -49,7 +69,10 @@ export const EdgarSource = z
 /** FRED/ALFRED: live by series id or the whole catalog, offline from a raw directory, or synthetic ALFRED JSON. */
 export const FredSource = z
   .object({
-    series: z.array(z.string().regex(/^[A-Za-z0-9_]+$/, 'a FRED id such as GDP')).min(1).optional(),
+    series: z
+      .array(z.string().regex(/^[A-Za-z0-9_]+$/, 'a FRED id such as GDP'))
+      .min(1)
+      .optional(),
     catalog: z.boolean().default(false).describe("live: pull every id of the taxonomy's FRED catalog"),
     raw_dir: z.string().optional().describe('offline replay of FRED API JSON responses and fredgraph CSVs'),
     cache_dir: z.string().optional(),
@@ -68,8 +91,16 @@ export const PricesSource = z
     symbols: Tickers.optional().describe('live Yahoo chart download (optional path; the site may refuse)'),
     raw_dir: z.string().optional(),
     cache_dir: z.string().optional(),
-    total_return: z.boolean().default(false).describe('also build a point-in-time total-return index per equity'),
-    vendor_lag_seconds: z.number().int().min(0).default(0).describe('added to each bar close for available_at'),
+    total_return: z
+      .boolean()
+      .default(false)
+      .describe('also build a point-in-time total-return index per equity'),
+    vendor_lag_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('added to each bar close for available_at'),
     synthetic: z
       .object({ seed: Seed })
       .strict()
@@ -94,7 +125,10 @@ export const PipelineConfig = z
     duckdb: z
       .object({
         threads: z.number().int().min(1).max(256).default(2),
-        memory_limit: z.string().default('60%').describe("DuckDB memory_limit: '8GB' or a share of RAM like '60%'"),
+        memory_limit: z
+          .string()
+          .default('60%')
+          .describe("DuckDB memory_limit: '8GB' or a share of RAM like '60%'"),
         temp_directory: z.string().optional().describe('where DuckDB spills when over the memory limit'),
       })
       .strict()

@@ -1,1 +1,15 @@
-export {};
+export * from './as-of-view.ts';
+export * from './company-tickers-payload.ts';
+export * from './companyfacts-payload.ts';
+export * from './counter-prng.ts';
+export * from './derive-quarterly.ts';
+export * from './edgar-available-at.ts';
+export * from './edgar-concept-mapping.ts';
+export * from './fetch-edgar.ts';
+export * from './generate-synthetic-edgar.ts';
+export * from './ingest-edgar-payloads.ts';
+export * from './ingest-edgar-raw-dir.ts';
+export * from './map-edgar-to-atomic.ts';
+export * from './parse-companyfacts.ts';
+export * from './parse-submissions.ts';
+export * from './submissions-payload.ts';

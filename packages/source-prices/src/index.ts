@@ -1,1 +1,14 @@
-export {};
+export * from './check-bar-quality.ts';
+export * from './fetch-yahoo-chart.ts';
+export * from './generate-synthetic-yahoo-charts.ts';
+export * from './ingest-prices-raw-dir.ts';
+export * from './map-prices-to-atomic.ts';
+export * from './parse-stooq-csv.ts';
+export * from './parse-user-csv.ts';
+export * from './parse-yahoo-chart.ts';
+export * from './parse-yahoo-events-csv.ts';
+export * from './price-download-meta.ts';
+export * from './price-types.ts';
+export * from './total-return-index.ts';
+export * from './unadjust-splits.ts';
+export * from './yahoo-chart-payload.ts';

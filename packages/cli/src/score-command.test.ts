@@ -1,0 +1,87 @@
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import type { ManifestOutput } from '@asof/schema';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scoreCommand } from './score-command.ts';
+
+const FIXTURES = fileURLToPath(new URL('../../scoring/fixtures/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'asof-score-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function splitManifest(): Promise<string> {
+  const outputs: ManifestOutput[] = [];
+  for (const t of ['origins', 'inputs', 'targets', 'tasks']) {
+    copyFileSync(join(FIXTURES, 'split', `${t}.parquet`), join(dir, `${t}.parquet`));
+    const { sha256, bytes } = await hashFile(join(dir, `${t}.parquet`));
+    outputs.push({
+      path: `${t}.parquet`,
+      table: t,
+      sha256,
+      bytes,
+      rows: 0,
+      schema_fingerprint: sha256Hex(t),
+      min_timestamp: null,
+      max_timestamp: null,
+      min_available_at: null,
+      max_available_at: null,
+    });
+  }
+  const config = { origins_policy: 'non_overlapping' };
+  const path = join(dir, 'manifest.json');
+  writeManifest(
+    path,
+    finalizeManifest({
+      manifest_version: 1,
+      name: 'cli-split',
+      kind: 'split',
+      parent_dataset_id: null,
+      created_by: { asof_version: '0', duckdb_version: 'none', git_commit: null, git_dirty: null },
+      config,
+      config_sha256: sha256Hex(canonicalJson(config)),
+      registry: [],
+      inputs: [],
+      outputs,
+      warnings: [],
+      summary: {},
+    }),
+  );
+  return path;
+}
+
+describe('asof score', () => {
+  it('writes results.json and leaderboard.md and prints the ranking', async () => {
+    const manifest = await splitManifest();
+    let out = '';
+    let err = '';
+    const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), cwd: dir };
+    const code = await scoreCommand(
+      ['--manifest', manifest, '--forecasts', join(FIXTURES, 'forecasts.csv'), '--out', 'scored', '--json'],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(err).toBe('');
+    const summary = JSON.parse(out);
+    expect(summary.verdicts).toBe('ok');
+    expect(summary.overall.map((m: { model: string }) => m.model).sort()).toEqual([
+      'drift',
+      'mymodel',
+      'random_walk',
+      'seasonal_naive',
+    ]);
+    expect(existsSync(join(dir, 'scored', 'leaderboard.md'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
+      summary.dataset_id,
+    );
+  });
+
+  it('refuses bad usage with the usage line', async () => {
+    const io = { out: () => {}, err: () => {}, cwd: dir };
+    await expect(scoreCommand(['--manifest', 'm.json'], io)).rejects.toThrow(/usage: asof score --manifest/);
+    await expect(
+      scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--alpha', '2'], io),
+    ).rejects.toThrow(/--alpha 2/);
+  });
+});

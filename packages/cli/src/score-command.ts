@@ -1,0 +1,127 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError } from '@asof/schema';
+import { scoreSplit, writeResults } from '@asof/scoring';
+import type { Io } from './commands.ts';
+import { formatTable } from './format-table.ts';
+import { resolveOutDir } from './resolve-out-dir.ts';
+
+export const SCORE_USAGE =
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--json]';
+
+const HELP = `${SCORE_USAGE}
+
+Scores forecast files (CSV or Parquet: model, series_id, origin, step, value [+ q0.05…q0.95 | s1…sN])
+against a split made by 'asof split'. Every file the split manifest lists is re-hashed first; a changed
+byte stops the run before anything is scored. The random walk, drift and seasonal-naive baselines are
+always scored. Writes DIR/results.json and DIR/leaderboard.md.
+
+  --manifest       the split's manifest.json
+  --forecasts      a forecasts file; repeat for several (each model name once across files)
+  --out            output folder (inside the working directory)
+  --universe       the parent universe's manifest.json, for its tasks table when the split has none
+  --allow-overlap  run the Diebold–Mariano verdicts even when origins overlap (origins policy 'all' with
+                   H > 1, or origins closer than H steps). Without it those verdicts are refused: overlapping
+                   H-step errors are autocorrelated and the pooled test is over-confident. With it, DM uses
+                   H − 1 autocovariances (Harvey–Leybourne–Newbold), which only partly corrects this.
+  --alpha          one-sided DM level for "beats"/"worse" (default 0.05)
+  --origin-stride  steps between consecutive origins, for the FinVerse portfolio holding period (default 1)
+  --json           print a JSON summary instead of tables
+`;
+
+/** `asof score`: verify the split, score the forecasts and baselines, write results and leaderboard. */
+export async function scoreCommand(args: string[], io: Io): Promise<number> {
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        manifest: { type: 'string' },
+        forecasts: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        universe: { type: 'string' },
+        'allow-overlap': { type: 'boolean' },
+        alpha: { type: 'string' },
+        'origin-stride': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (cause) {
+    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${SCORE_USAGE}`, { cause });
+  }
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  const forecasts = (values.forecasts as string[] | undefined) ?? [];
+  if (typeof values.manifest !== 'string' || forecasts.length === 0 || typeof values.out !== 'string') {
+    throw new InputError(
+      'USAGE',
+      `expected --manifest, at least one --forecasts and --out\n  usage: ${SCORE_USAGE}`,
+    );
+  }
+  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
+    throw new InputError('USAGE', `--alpha ${values.alpha}: expected a level in (0, 1) such as 0.05`);
+  }
+  const stride = values['origin-stride'] === undefined ? undefined : Number(values['origin-stride']);
+  if (stride !== undefined && !(Number.isInteger(stride) && stride >= 1)) {
+    throw new InputError('USAGE', `--origin-stride ${values['origin-stride']}: expected an integer ≥ 1`);
+  }
+  const outDir = resolveOutDir(values.out, io.cwd);
+  const results = await scoreSplit(
+    resolve(io.cwd, values.manifest),
+    forecasts.map((f) => resolve(io.cwd, f)),
+    {
+      allowOverlap: Boolean(values['allow-overlap']),
+      alpha,
+      originStride: stride,
+      universeManifest: typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined,
+    },
+  );
+  const paths = writeResults(outDir, results);
+  if (results.verdicts.status === 'refused') io.err(`asof score: warning: ${results.verdicts.reason}\n`);
+  const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
+  if (values.json) {
+    io.out(
+      `${JSON.stringify({
+        results: paths.results,
+        leaderboard: paths.leaderboard,
+        dataset_id: results.dataset_id,
+        config_sha256: results.config_sha256,
+        verdicts: results.verdicts.status,
+        overall: results.ranks.overall.models.map((m) => ({
+          model: m.model,
+          position: m.position,
+          overall: m.overall,
+        })),
+        pooled_verdicts: pooled.map((r) => ({ model: r.model, verdict: r.verdict })),
+        baselines_win: results.baselines_win.length,
+      })}\n`,
+    );
+    return 0;
+  }
+  const verdictOf = new Map(pooled.map((r) => [r.model, r.verdict ?? 'n/a']));
+  const aspects = results.ranks.overall.aspects;
+  io.out(
+    `${formatTable(
+      ['#', 'model', ...aspects, 'overall', 'vs random walk'],
+      results.ranks.overall.models.map((m) => [
+        m.position,
+        m.model,
+        ...aspects.map((a) => (a in m.aspect_rank ? m.aspect_rank[a] : '–')),
+        m.overall,
+        m.model === 'random_walk'
+          ? '–'
+          : results.verdicts.status === 'ok'
+            ? (verdictOf.get(m.model) ?? 'n/a')
+            : 'refused',
+      ]),
+    )}\n\n${results.baselines_win.length} headline cell(s) led by a baseline (see the leaderboard)\n` +
+      `dataset_id ${results.dataset_id}\nresults    ${paths.results}\nleaderboard ${paths.leaderboard}\n`,
+  );
+  return 0;
+}

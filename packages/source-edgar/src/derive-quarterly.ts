@@ -1,0 +1,326 @@
+import type { Micros } from '@asof/schema';
+import type { EdgarConceptKind } from './edgar-concept-mapping.ts';
+import { classifyPeriod, type EdgarFactValue } from './parse-companyfacts.ts';
+
+/** A companyfacts value with its filing's availability (SPEC §4), already ≥ the period end. */
+export interface DatedFact extends EdgarFactValue {
+  availableAt: Micros;
+}
+
+/** One vintage of one period: a row of `observations`. */
+export interface VintageRow {
+  availableAt: Micros;
+  value: number;
+  /** Accession number, or `derived:…` naming the accessions a derived value came from. */
+  sourceRef: string;
+}
+
+export interface PeriodVintages {
+  frequency: 'Q' | 'A';
+  /** YYYY-MM-DD, null for instants. */
+  start: string | null;
+  end: string;
+  /** Ascending availableAt; consecutive rows always differ in value. */
+  rows: VintageRow[];
+}
+
+export interface CategoryVintages {
+  detail_category: string;
+  kind: EdgarConceptKind;
+  unit: string;
+  periods: PeriodVintages[];
+}
+
+export interface DeriveQuarterlyOptions {
+  /**
+   * Q4 EPS from Q4 net income / Q4 weighted shares, when a company reports no Q4 EPS: EPS category →
+   * the categories holding net income and the matching weighted-average share count (3-month values).
+   */
+  epsFromNetIncome?: Record<string, { netIncome: string; shares: string }>;
+}
+
+export interface DeriveQuarterlyResult {
+  categories: CategoryVintages[];
+  /** Q4 periods given a FY − 9M value, counted over categories. */
+  derivedQ4: number;
+  derivedQ4Eps: number;
+  /** (category, period, filing) triples where one filing reported two different values; the first was kept. */
+  conflictingDuplicates: number;
+}
+
+/** One candidate value of a period with the instant it became public. */
+export interface VintageEvent {
+  availableAt: Micros;
+  value: number;
+  sourceRef: string;
+}
+
+const PERIODIC_FORM = /^10-(K|Q|KT|QT)(\/A)?$/;
+
+export function isPeriodicForm(form: string): boolean {
+  return PERIODIC_FORM.test(form);
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function sameValue(a: number, b: number): boolean {
+  return a === b || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+function byTime(a: VintageEvent, b: VintageEvent): number {
+  return (
+    a.availableAt - b.availableAt || (a.sourceRef < b.sourceRef ? -1 : a.sourceRef > b.sourceRef ? 1 : 0)
+  );
+}
+
+/**
+ * Merges value streams for one period into vintages. At each instant the value is that of the
+ * highest-priority stream (index 0 first) known by then; a row is emitted only when that value changes,
+ * so a re-filed unchanged comparative is not a new row (SPEC §1) while a restatement is.
+ */
+export function mergeVintages(streams: VintageEvent[][]): VintageRow[] {
+  const all: { e: VintageEvent; p: number }[] = [];
+  streams.forEach((s, p) => {
+    for (const e of s) all.push({ e, p });
+  });
+  all.sort((a, b) => byTime(a.e, b.e) || a.p - b.p);
+  const latest: (VintageEvent | undefined)[] = new Array(streams.length);
+  const out: VintageRow[] = [];
+  let i = 0;
+  while (i < all.length) {
+    const t = all[i].e.availableAt;
+    while (i < all.length && all[i].e.availableAt === t) {
+      latest[all[i].p] = all[i].e;
+      i++;
+    }
+    const eff = latest.find((e) => e !== undefined);
+    if (!eff) continue;
+    const prev = out[out.length - 1];
+    if (!prev || !sameValue(prev.value, eff.value))
+      out.push({ availableAt: t, value: eff.value, sourceRef: eff.sourceRef });
+  }
+  return out;
+}
+
+/** Combines two vintage streams with `f` at every instant where both are known. */
+function combineStreams(
+  a: VintageEvent[],
+  b: VintageEvent[],
+  f: (x: VintageEvent, y: VintageEvent) => VintageEvent,
+): VintageEvent[] {
+  const all = [...a.map((e) => ({ e, s: 0 })), ...b.map((e) => ({ e, s: 1 }))].sort((x, y) =>
+    byTime(x.e, y.e),
+  );
+  let la: VintageEvent | undefined;
+  let lb: VintageEvent | undefined;
+  const out: VintageEvent[] = [];
+  let i = 0;
+  while (i < all.length) {
+    const t = all[i].e.availableAt;
+    while (i < all.length && all[i].e.availableAt === t) {
+      if (all[i].s === 0) la = all[i].e;
+      else lb = all[i].e;
+      i++;
+    }
+    if (la && lb) out.push({ ...f(la, lb), availableAt: t });
+  }
+  return out;
+}
+
+interface QSlot {
+  start: string | null;
+  end: string;
+  reported: VintageEvent[];
+  /** Derived values by the fiscal year of the filings they came from (null: unknown). */
+  derived: Map<number | null, VintageEvent[]>;
+}
+
+/**
+ * Priority order for mergeVintages: a reported value first, then derivations from the most recent filing
+ * year (restated comparatives), so an older year's late amendment cannot override a newer derivation.
+ */
+function slotStreams(slot: QSlot): VintageEvent[][] {
+  const years = [...slot.derived.keys()].sort(
+    (a, b) => (b ?? Number.NEGATIVE_INFINITY) - (a ?? Number.NEGATIVE_INFINITY),
+  );
+  return [slot.reported, ...years.map((y) => slot.derived.get(y)!)];
+}
+
+interface FilingValue extends VintageEvent {
+  start: string | null;
+  end: string;
+  form: string;
+  filingFy: number | null;
+}
+
+/**
+ * Builds the quarterly and annual vintages of each detail category of one company.
+ *
+ * Q: reported 3-month durations; for additive currency flows, Q4 = FY − 9-month YTD with both from
+ * periodic forms (10-K/10-Q and amendments) and the same fiscal-year start, re-derived whenever either
+ * side is restated; a reported 3-month Q4 wins over the derived one. Per-share values and share counts are
+ * never differenced. Instants go to Q when they fall on a fiscal quarter end seen in the company's
+ * durations, and to A when they fall on a fiscal year end. A: fiscal-year durations.
+ */
+export function deriveQuarterly(
+  facts: DatedFact[],
+  options: DeriveQuarterlyOptions = {},
+): DeriveQuarterlyResult {
+  let conflictingDuplicates = 0;
+  const quarterEnds = new Set<string>();
+  const yearEnds = new Set<string>();
+  for (const f of facts) {
+    if (f.periodClass === '3M') quarterEnds.add(f.end);
+    if (f.periodClass === 'FY') {
+      quarterEnds.add(f.end);
+      yearEnds.add(f.end);
+    }
+  }
+
+  // One value per (category, period, filing): the highest-priority concept that filing used.
+  const perFiling = new Map<string, { f: DatedFact; rank: number }>();
+  for (const f of facts) {
+    const key = `${f.detail_category}|${f.start ?? ''}|${f.end}|${f.accn}`;
+    const prev = perFiling.get(key);
+    if (!prev || f.conceptRank < prev.rank) perFiling.set(key, { f, rank: f.conceptRank });
+    else if (f.conceptRank === prev.rank && !sameValue(f.value, prev.f.value)) conflictingDuplicates++;
+  }
+
+  const byCategory = new Map<
+    string,
+    { kind: EdgarConceptKind; unit: string; periods: Map<string, FilingValue[]> }
+  >();
+  for (const { f } of perFiling.values()) {
+    let cat = byCategory.get(f.detail_category);
+    if (!cat) {
+      cat = { kind: f.kind, unit: f.unit, periods: new Map() };
+      byCategory.set(f.detail_category, cat);
+    }
+    const pk = `${f.start ?? ''}|${f.end}`;
+    let list = cat.periods.get(pk);
+    if (!list) {
+      list = [];
+      cat.periods.set(pk, list);
+    }
+    list.push({
+      availableAt: f.availableAt,
+      value: f.value,
+      sourceRef: f.accn,
+      start: f.start,
+      end: f.end,
+      form: f.form,
+      filingFy: f.filingFy,
+    });
+  }
+
+  let derivedQ4 = 0;
+  const results = new Map<string, CategoryVintages>();
+  // Streams per Q period: the reported values, then derived values per filing fiscal year; A periods
+  // have only reported values.
+  const qStreams = new Map<string, Map<string, QSlot>>();
+  for (const [name, cat] of byCategory) {
+    const q = new Map<string, QSlot>();
+    const a: PeriodVintages[] = [];
+    for (const [pk, list] of cat.periods) {
+      const { start, end } = list[0];
+      const cls = classifyPeriod(start, end);
+      if (cls === '3M' || (cls === 'instant' && quarterEnds.has(end)))
+        q.set(pk, { start, end, reported: list, derived: new Map() });
+      if (cls === 'FY' || (cls === 'instant' && yearEnds.has(end))) {
+        a.push({ frequency: 'A', start, end, rows: mergeVintages([list]) });
+      }
+    }
+    if (cat.kind === 'flow' && /^[A-Z]{3}$/.test(cat.unit)) {
+      const ninesByStart = new Map<string, FilingValue[][]>();
+      for (const list of cat.periods.values()) {
+        const { start, end } = list[0];
+        if (start === null || classifyPeriod(start, end) !== '9M') continue;
+        ninesByStart.set(start, [...(ninesByStart.get(start) ?? []), list]);
+      }
+      for (const fyList of cat.periods.values()) {
+        const { start: s, end: e } = fyList[0];
+        if (s === null || classifyPeriod(s, e) !== 'FY') continue;
+        for (const ytdList of ninesByStart.get(s) ?? []) {
+          const q4Start = addDays(ytdList[0].end, 1);
+          if (classifyPeriod(q4Start, e) !== '3M') continue;
+          // Pair FY and 9M values from filings of the same fiscal year (the year's own 10-K and Q3
+          // 10-Q, or next year's 10-K and Q3 10-Q re-reporting both as comparatives), so a restated FY
+          // is not differenced against a 9M from before the restatement.
+          const qk = `${q4Start}|${e}`;
+          const slot = q.get(qk) ?? { start: q4Start, end: e, reported: [], derived: new Map() };
+          let any = false;
+          for (const g of new Set(fyList.map((v) => v.filingFy))) {
+            const events = combineStreams(
+              fyList.filter((v) => v.filingFy === g && isPeriodicForm(v.form)),
+              ytdList.filter((v) => v.filingFy === g && isPeriodicForm(v.form)),
+              (fy, ytd) => ({
+                availableAt: 0,
+                value: fy.value - ytd.value,
+                sourceRef: `derived:Q4=FY(${fy.sourceRef})-9M(${ytd.sourceRef})`,
+              }),
+            );
+            if (events.length === 0) continue;
+            slot.derived.set(g, [...(slot.derived.get(g) ?? []), ...events]);
+            any = true;
+          }
+          if (!any) continue;
+          q.set(qk, slot);
+          derivedQ4++;
+        }
+      }
+    }
+    qStreams.set(name, q);
+    results.set(name, { detail_category: name, kind: cat.kind, unit: cat.unit, periods: a });
+  }
+
+  // Q4 EPS = Q4 net income / Q4 weighted shares, only for Q4s whose net income was derived.
+  let derivedQ4Eps = 0;
+  for (const [eps, { netIncome, shares }] of Object.entries(options.epsFromNetIncome ?? {})) {
+    const ni = qStreams.get(netIncome);
+    const sh = qStreams.get(shares);
+    if (!ni || !sh) continue;
+    let epsQ = qStreams.get(eps);
+    for (const [pk, niSlot] of ni) {
+      const shSlot = sh.get(pk);
+      if (niSlot.derived.size === 0 || !shSlot) continue;
+      const epsSlot = epsQ?.get(pk);
+      if (epsSlot && epsSlot.reported.length > 0) continue;
+      const niRows = mergeVintages(slotStreams(niSlot));
+      const shRows = mergeVintages(slotStreams(shSlot)).filter((r) => r.value !== 0);
+      const derived = combineStreams(niRows, shRows, (n, d) => ({
+        availableAt: 0,
+        value: n.value / d.value,
+        sourceRef: `derived:Q4EPS=NI[${n.sourceRef}]/WSH[${d.sourceRef}]`,
+      }));
+      if (derived.length === 0) continue;
+      if (!epsQ) {
+        epsQ = new Map();
+        qStreams.set(eps, epsQ);
+      }
+      epsQ.set(pk, {
+        start: niSlot.start,
+        end: niSlot.end,
+        reported: [],
+        derived: new Map([[null, derived]]),
+      });
+      derivedQ4Eps++;
+    }
+  }
+
+  for (const [name, q] of qStreams) {
+    const res = results.get(name);
+    if (!res) continue;
+    for (const slot of q.values()) {
+      const rows = mergeVintages(slotStreams(slot));
+      if (rows.length > 0) res.periods.push({ frequency: 'Q', start: slot.start, end: slot.end, rows });
+    }
+    res.periods.sort(
+      (x, y) =>
+        (x.frequency < y.frequency ? -1 : x.frequency > y.frequency ? 1 : 0) ||
+        (x.end < y.end ? -1 : x.end > y.end ? 1 : 0),
+    );
+  }
+  return { categories: [...results.values()], derivedQ4, derivedQ4Eps, conflictingDuplicates };
+}

@@ -1,0 +1,382 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { endOfDayMicros, isoDayNumber, isoToMicros, localDateOfMicros, microsToIso } from '@asof/calendar';
+import { type AtomicSink, InputError, type Micros } from '@asof/schema';
+import type { PriceKind } from '@asof/taxonomy';
+import {
+  type MapPricesOptions,
+  type MapPricesResult,
+  mapPricesToAtomic,
+  type PriceDownload,
+} from './map-prices-to-atomic.ts';
+import { isStooqCsv, type ParseStooqCsvOptions, parseStooqCsv } from './parse-stooq-csv.ts';
+import {
+  isYahooDownloadCsv,
+  type ParseUserCsvOptions,
+  parseUserCsv,
+  YAHOO_DOWNLOAD_CSV_COLUMNS,
+} from './parse-user-csv.ts';
+import { parseYahooChart } from './parse-yahoo-chart.ts';
+import { isYahooEventsCsv, parseYahooEventsCsv } from './parse-yahoo-events-csv.ts';
+import { PriceDownloadMeta } from './price-download-meta.ts';
+import type { ParsedPriceFile, SplitEvent } from './price-types.ts';
+
+export interface IngestPricesOptions {
+  /** Per raw file name: download instant (ISO instant, or a YYYY-MM-DD date read as that day's end in New York). */
+  downloadedAt?: Record<string, string>;
+  /** Instrument kind per symbol (upper case); else the sidecar's, else Yahoo's instrumentType, else `defaultKind`. */
+  kinds?: Record<string, PriceKind>;
+  defaultKind?: PriceKind;
+  /** Splits the pipeline knows per symbol (upper case), e.g. { NVDA: [{ exDate: '2024-06-10', ratio: 10 }] }. */
+  knownSplits?: Record<string, SplitEvent[]>;
+  /** Column mappings for user CSV files, by file name. Files listed here are read with `parseUserCsv`. */
+  userCsv?: Record<string, ParseUserCsvOptions>;
+  stooq?: Pick<ParseStooqCsvOptions, 'raggedRows'>;
+  /** Passed to `mapPricesToAtomic` for every instrument (vendor lag, quality policy, totalReturn…). */
+  map?: Omit<MapPricesOptions, 'symbol' | 'kind' | 'source' | 'name' | 'entityId' | 'currency'>;
+  /** `addInput` source label prefix (default `prices`). */
+  inputSource?: string;
+}
+
+/** How a file's download instant was determined (most to least reliable). */
+export type DownloadTimeSource = 'option' | 'sidecar' | 'file_name' | 'market_time' | 'last_bar';
+
+export interface IngestedPriceFile {
+  file: string;
+  sha256: string;
+  bytes: number;
+  format: ParsedPriceFile['format'];
+  symbol: string;
+  downloadedAt: string;
+  downloadedAtSource: DownloadTimeSource;
+  bars: number;
+}
+
+export interface IngestPricesResult {
+  files: IngestedPriceFile[];
+  instruments: MapPricesResult[];
+  /** Files skipped (not a price format, or unreadable symbol), with the reason. Each also became a warning. */
+  skipped: { file: string; reason: string }[];
+  /** Every vendor-adjusted series id (flag them in `series`). */
+  vendorAdjustedSeriesIds: string[];
+}
+
+const FILE_NAME_DATE = /(?:^|[_.-])(?:dl|downloaded|asof)[-_@]?(\d{4}-\d{2}-\d{2})(?=[_.-]|$)/i;
+
+function yahooKind(instrumentType: string | null, symbol: string): PriceKind | null {
+  switch ((instrumentType ?? '').toUpperCase()) {
+    case 'EQUITY':
+      return 'equity';
+    case 'ETF':
+    case 'MUTUALFUND':
+      return 'etf';
+    case 'CRYPTOCURRENCY':
+      return 'crypto';
+    case 'INDEX':
+      return /^\^(GSPC|DJI|IXIC|NDX|RUT|SP\d+|NYA|VIX|W5000)$/.test(symbol)
+        ? 'us_equity_index'
+        : 'country_index';
+    default:
+      return null;
+  }
+}
+
+function readSidecar(dir: string, file: string): PriceDownloadMeta | null {
+  const stem = file.replace(/\.(json|csv)$/i, '');
+  for (const candidate of [`${file}.meta.json`, `${stem}.meta.json`]) {
+    const path = join(dir, candidate);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (cause) {
+      throw new InputError('BAD_SIDECAR', `${candidate}: not valid JSON (${(cause as Error).message})`, {
+        cause,
+      });
+    }
+    const parsed = PriceDownloadMeta.safeParse(json);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0];
+      throw new InputError(
+        'BAD_SIDECAR',
+        `${candidate}: ${i.path.join('.') || '(root)'}: ${i.message}; expected {symbol?, kind?, downloaded_at? | download_date?, splits?: [{ex_date, ratio}]}`,
+        { context: { file: candidate, path: i.path.join('.') } },
+      );
+    }
+    return parsed.data;
+  }
+  return null;
+}
+
+/** An ISO instant, or a date read as 23:59:59.999999 America/New_York (a date-only download is known by day's end). */
+function downloadInstant(value: string, where: string): Micros {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? endOfDayMicros(value, 'America/New_York')
+    : isoToMicros(value, where);
+}
+
+/**
+ * Reads every Yahoo chart JSON, Stooq CSV, Yahoo v7 history or events CSV and mapped user CSV in `dir` (not
+ * recursive; `*.meta.json` sidecars are read with their file) and maps them into `sink`. Files of the same
+ * symbol and adjustment family are vintages of one instrument. The download instant of each file comes
+ * from `options.downloadedAt`, else the sidecar, else a `dl-YYYY-MM-DD` token in the file name, else (with
+ * a warning) Yahoo's `meta.regularMarketTime` or the last bar's date.
+ */
+export function ingestPricesRawDir(
+  dir: string,
+  sink: AtomicSink,
+  options: IngestPricesOptions = {},
+): IngestPricesResult {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (cause) {
+    throw new InputError(
+      'RAW_DIR_UNREADABLE',
+      `--raw-dir ${dir}: cannot list it (${(cause as Error).message}); pass a folder of raw price files`,
+      {
+        context: { dir },
+        cause,
+      },
+    );
+  }
+  const inputSource = options.inputSource ?? 'prices';
+  const files: IngestedPriceFile[] = [];
+  const skipped: IngestPricesResult['skipped'] = [];
+  interface Entry {
+    download: PriceDownload;
+    symbol: string;
+    kind: PriceKind | null;
+    source: string;
+    meta: PriceDownloadMeta | null;
+    pipelineSplits: SplitEvent[] | null;
+  }
+  const entries: Entry[] = [];
+  const skip = (file: string, reason: string): void => {
+    skipped.push({ file, reason });
+    sink.addWarning({ code: 'PRICES_FILE_SKIPPED', message: `${file}: ${reason}`, count: 1 });
+  };
+
+  for (const file of names) {
+    if (file.endsWith('.meta.json') || file.startsWith('.')) continue;
+    const path = join(dir, file);
+    if (!statSync(path).isFile()) continue;
+    const lower = file.toLowerCase();
+    if (!lower.endsWith('.json') && !lower.endsWith('.csv')) continue;
+    const buf = readFileSync(path);
+    const text = buf.toString('utf8');
+    const sha256 = createHash('sha256').update(buf).digest('hex');
+    const meta = readSidecar(dir, file);
+    let parsed: ParsedPriceFile;
+    let source: string;
+    if (options.userCsv?.[file]) {
+      parsed = parseUserCsv(text, { symbol: meta?.symbol ?? null, ...options.userCsv[file] }, file);
+      source = 'user_csv';
+    } else if (lower.endsWith('.json')) {
+      parsed = parseYahooChart(text, file);
+      source = 'yahoo';
+    } else if (isStooqCsv(text)) {
+      const m = /(?:^|_)([a-z0-9.^-]+?)_us_d(?:[_.]|$)/i.exec(file);
+      parsed = parseStooqCsv(text, file, {
+        symbol: meta?.symbol ?? m?.[1]?.toUpperCase() ?? null,
+        ...options.stooq,
+      });
+      source = 'stooq';
+    } else if (isYahooDownloadCsv(text)) {
+      const m = /yahoo_download_([A-Za-z0-9.^=-]+?)_/.exec(file);
+      parsed = parseUserCsv(
+        text,
+        {
+          columns: YAHOO_DOWNLOAD_CSV_COLUMNS,
+          symbol: meta?.symbol ?? m?.[1] ?? null,
+          adjustment: 'split',
+          format: 'yahoo_csv',
+        },
+        file,
+      );
+      source = 'yahoo';
+    } else if (isYahooEventsCsv(text)) {
+      const m = /yahoo_download_([A-Za-z0-9.^=-]+?)_/.exec(file);
+      parsed = parseYahooEventsCsv(text, file, { symbol: meta?.symbol ?? m?.[1] ?? null });
+      source = 'yahoo';
+    } else {
+      skip(
+        file,
+        `not a recognised price file (expected Yahoo chart JSON, Stooq Date,Open,High,Low,Close,Volume CSV, Yahoo v7 history or events CSV, or a user CSV with a column mapping); header ${JSON.stringify(text.split(/\r?\n/, 1)[0].slice(0, 60))}`,
+      );
+      continue;
+    }
+    const symbol = (meta?.symbol ?? parsed.symbol ?? '').toUpperCase();
+    if (symbol === '') {
+      skip(file, 'no symbol: name the file <sym>_us_d.csv or give "symbol" in its .meta.json sidecar');
+      continue;
+    }
+    sink.addInput({ source: `${inputSource}:${source}`, key: file, sha256, bytes: buf.length });
+
+    let downloadedAt: Micros;
+    let how: DownloadTimeSource;
+    const fromName = FILE_NAME_DATE.exec(file)?.[1];
+    if (options.downloadedAt?.[file]) {
+      downloadedAt = downloadInstant(options.downloadedAt[file], `downloadedAt[${file}]`);
+      how = 'option';
+    } else if (meta?.downloaded_at || meta?.download_date) {
+      downloadedAt = downloadInstant((meta.downloaded_at ?? meta.download_date)!, `${file}.meta.json`);
+      how = 'sidecar';
+    } else if (fromName) {
+      downloadedAt = downloadInstant(fromName, file);
+      how = 'file_name';
+    } else if (parsed.marketTimeMicros !== null) {
+      downloadedAt = parsed.marketTimeMicros;
+      how = 'market_time';
+    } else {
+      const lastBar =
+        parsed.bars.at(-1)?.date ??
+        [...parsed.splits, ...parsed.dividends]
+          .map((e) => e.exDate)
+          .sort()
+          .at(-1);
+      if (lastBar === undefined) {
+        skip(file, 'no bars and no download date; give "download_date" in its .meta.json sidecar');
+        continue;
+      }
+      downloadedAt = endOfDayMicros(lastBar, parsed.timeZone);
+      how = 'last_bar';
+    }
+    if (how === 'market_time' || how === 'last_bar') {
+      sink.addWarning({
+        code: 'PRICES_DOWNLOAD_TIME_ASSUMED',
+        message: `${file}: no download date recorded (option, .meta.json sidecar or dl-YYYY-MM-DD in the name); assumed ${microsToIso(downloadedAt)} from ${how === 'market_time' ? "Yahoo's meta.regularMarketTime" : 'the last bar'}, which may be earlier than the real download`,
+        count: 1,
+      });
+    }
+    const pipelineSplits =
+      options.knownSplits?.[symbol] ??
+      meta?.splits?.map((s) => ({ exDate: s.ex_date, ratio: s.ratio })) ??
+      null;
+    const kind = options.kinds?.[symbol] ?? meta?.kind ?? yahooKind(parsed.instrumentType, symbol);
+    entries.push({
+      download: { parsed, downloadedAt, sourceRef: sha256, where: file },
+      symbol,
+      kind,
+      source: meta?.source ?? source,
+      meta,
+      pipelineSplits,
+    });
+    files.push({
+      file,
+      sha256,
+      bytes: buf.length,
+      format: parsed.format,
+      symbol,
+      downloadedAt: microsToIso(downloadedAt),
+      downloadedAtSource: how,
+      bars: parsed.bars.length,
+    });
+  }
+
+  // Group into instruments: symbol × (vendor-adjusted or recoverable).
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) {
+    const key = `${e.symbol}\u0000${e.download.parsed.adjustment === 'split_dividend' ? 'vadj' : 'raw'}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const instruments: MapPricesResult[] = [];
+  const vendorAdjustedSeriesIds: string[] = [];
+  for (const [, group] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const first = group[0];
+    // Splits are facts about the instrument: any file's or the pipeline's list applies to every vintage.
+    const pipeline = group.flatMap((e) => e.pipelineSplits ?? []);
+    const anyPipeline = group.some((e) => e.pipelineSplits !== null);
+    const fromFiles = group.flatMap((e) => e.download.parsed.splits);
+    const anyListed = group.some((e) => e.download.parsed.splitsListed);
+    const shared = anyPipeline || anyListed ? [...pipeline, ...fromFiles] : undefined;
+    for (const e of group) {
+      e.download.knownSplits = shared;
+      const p = e.download.parsed;
+      const lastBar = p.bars.at(-1)?.date;
+      const dlDate = localDateOfMicros(e.download.downloadedAt, p.timeZone);
+      if (
+        p.adjustment === 'split' &&
+        !anyPipeline &&
+        lastBar &&
+        isoDayNumber(dlDate) - isoDayNumber(lastBar) > 7
+      ) {
+        sink.addWarning({
+          code: 'PRICES_SPLITS_AFTER_RANGE_UNKNOWN',
+          message: `${e.download.where}: split-adjusted bars end ${lastBar} but the file was downloaded ${dlDate}; splits in between are not in the file and the pipeline listed none, so as-traded values assume there were none. Give "splits" in the .meta.json sidecar or options.knownSplits`,
+          count: 1,
+        });
+      }
+    }
+    const kind = group.find((e) => e.kind !== null)?.kind ?? options.defaultKind ?? 'equity';
+    const result = mapPricesToAtomic(
+      group.map((e) => e.download),
+      sink,
+      {
+        ...options.map,
+        symbol: first.symbol,
+        kind,
+        source: first.source,
+        name: group.find((e) => e.meta?.name)?.meta?.name ?? null,
+        entityId: group.find((e) => e.meta?.entity_id)?.meta?.entity_id,
+        currency: group.find((e) => e.meta?.currency)?.meta?.currency ?? null,
+      },
+    );
+    instruments.push(result);
+    for (const id of result.seriesIds)
+      if (result.seriesFlags[id].vendor_adjustment === 'split_dividend') vendorAdjustedSeriesIds.push(id);
+  }
+  return { files, instruments, skipped, vendorAdjustedSeriesIds };
+}
+
+/** One line of the build summary's price-quality table (JSON-friendly, small). */
+export interface PriceQualitySummaryRow {
+  symbol: string;
+  /** `px` (as traded) or `pxadj` (vendor-adjusted). */
+  family: 'px' | 'pxadj';
+  file: string;
+  bars_in: number;
+  bars_kept: number;
+  first_date: string | null;
+  last_date: string | null;
+  issue_counts: Record<string, number>;
+  missing_days: number;
+  longest_gap: { from: string; to: string; days: number } | null;
+  stale_runs: number;
+  extreme_returns: { date: string; return: number }[];
+  volume_spikes: number;
+}
+
+/** Flattens `IngestPricesResult.instruments[].quality` into rows for the build summary / manifest. */
+export function summarizePriceQuality(
+  result: Pick<IngestPricesResult, 'instruments'>,
+): PriceQualitySummaryRow[] {
+  const rows: PriceQualitySummaryRow[] = [];
+  for (const inst of result.instruments) {
+    const family = inst.seriesIds[0]?.includes('pxadj:') ? 'pxadj' : 'px';
+    for (const { where, report } of inst.quality) {
+      rows.push({
+        symbol: inst.symbol,
+        family,
+        file: where,
+        bars_in: report.bars_in,
+        bars_kept: report.bars_kept,
+        first_date: report.first_date,
+        last_date: report.last_date,
+        issue_counts: { ...report.issue_counts } as Record<string, number>,
+        missing_days: report.missing_days,
+        longest_gap: report.gaps[0] ?? null,
+        stale_runs: report.stale_runs.length,
+        extreme_returns: report.extreme_returns.slice(0, 5),
+        volume_spikes: report.volume_spikes.length,
+      });
+    }
+  }
+  return rows;
+}

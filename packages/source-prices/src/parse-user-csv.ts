@@ -1,0 +1,197 @@
+import { InputError } from '@asof/schema';
+import type {
+  DividendEvent,
+  ParsedPriceFile,
+  ParseIssue,
+  PriceBar,
+  PriceFormat,
+  SplitEvent,
+  VendorAdjustment,
+} from './price-types.ts';
+
+/** Which header holds each field. Date and close are required; the others may be absent. */
+export interface UserCsvColumns {
+  date: string;
+  open?: string;
+  high?: string;
+  low?: string;
+  close: string;
+  volume?: string;
+}
+
+export type UserCsvDateFormat = 'YYYY-MM-DD' | 'YYYYMMDD' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY';
+
+export interface ParseUserCsvOptions {
+  /** Column mapping from the pipeline (header names, matched case-insensitively after trimming). */
+  columns: UserCsvColumns;
+  symbol?: string | null;
+  delimiter?: string;
+  dateFormat?: UserCsvDateFormat;
+  /** What the file's provider already adjusted (default `none`, i.e. as traded). */
+  adjustment?: VendorAdjustment;
+  timeZone?: string;
+  currency?: string | null;
+  splits?: SplitEvent[];
+  dividends?: DividendEvent[];
+  /** Reported as the file's format (`yahoo_csv` for Yahoo v7 downloads). */
+  format?: PriceFormat;
+}
+
+/** Yahoo's discontinued v7 download CSV: `Date,Open,High,Low,Close,Adj Close,Volume`, split-adjusted OHLC. */
+export const YAHOO_DOWNLOAD_CSV_COLUMNS: UserCsvColumns = {
+  date: 'Date',
+  open: 'Open',
+  high: 'High',
+  low: 'Low',
+  close: 'Close',
+  volume: 'Volume',
+};
+
+/** True when the header is Yahoo's v7 download history header. */
+export function isYahooDownloadCsv(text: string): boolean {
+  const header = text.slice(0, 200).split(/\r?\n/, 1)[0].trim();
+  return header === 'Date,Open,High,Low,Close,Adj Close,Volume';
+}
+
+/** Splits one CSV line, honouring double quotes ("" inside quotes is a literal quote). */
+function splitCsvLine(line: string, delimiter: string): string[] {
+  if (!line.includes('"')) return line.split(delimiter);
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (line.startsWith(delimiter, i)) {
+      out.push(cur);
+      cur = '';
+      i += delimiter.length - 1;
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function toIsoDate(raw: string, format: UserCsvDateFormat): string | null {
+  const s = raw.trim();
+  let m: RegExpExecArray | null;
+  switch (format) {
+    case 'YYYY-MM-DD':
+      // Accept a trailing time (`2021-07-20 00:00:00`), which spreadsheet exports add.
+      m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T].*)?$/.exec(s);
+      return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+    case 'YYYYMMDD':
+      m = /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+      return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+    case 'MM/DD/YYYY':
+      m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
+      return m ? `${m[3]}-${m[1].padStart(2, '0')}-${m[2].padStart(2, '0')}` : null;
+    case 'DD/MM/YYYY':
+      m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s);
+      return m ? `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}` : null;
+    case 'DD.MM.YYYY':
+      m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);
+      return m ? `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}` : null;
+  }
+}
+
+/**
+ * Parses a user-supplied OHLCV CSV with a column mapping from the pipeline. Empty cells and `null`/`NaN`
+ * are missing (never zero). Ragged rows and unreadable cells are listed in `issues`.
+ */
+export function parseUserCsv(
+  text: string,
+  options: ParseUserCsvOptions,
+  where = 'user csv',
+): ParsedPriceFile {
+  const delimiter = options.delimiter ?? ',';
+  const dateFormat = options.dateFormat ?? 'YYYY-MM-DD';
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const header = splitCsvLine(lines[0] ?? '', delimiter).map((h) => h.trim().toLowerCase());
+  const index: Partial<Record<keyof UserCsvColumns, number>> = {};
+  for (const [field, name] of Object.entries(options.columns) as [
+    keyof UserCsvColumns,
+    string | undefined,
+  ][]) {
+    if (name === undefined) continue;
+    const k = header.indexOf(name.trim().toLowerCase());
+    if (k < 0) {
+      throw new InputError(
+        'USER_CSV_MISSING_COLUMN',
+        `${where}: the column mapping names ${JSON.stringify(name)} for ${field}, but the header is ${JSON.stringify(lines[0] ?? '')}; fix the mapping in the pipeline`,
+        { context: { where, field, column: name } },
+      );
+    }
+    index[field] = k;
+  }
+  const bars: PriceBar[] = [];
+  const issues: ParseIssue[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === '') continue;
+    const row = i + 1;
+    const cells = splitCsvLine(line, delimiter);
+    if (cells.length !== header.length) {
+      issues.push({
+        code: 'RAGGED_ROW',
+        row,
+        message: `${where} line ${row}: ${cells.length} fields, expected ${header.length}: ${JSON.stringify(line)}; missing fields are left missing`,
+      });
+    }
+    const date = toIsoDate(cells[index.date!] ?? '', dateFormat);
+    if (date === null) {
+      issues.push({
+        code: 'BAD_DATE',
+        row,
+        message: `${where} line ${row}: date ${JSON.stringify(cells[index.date!] ?? '')} does not match ${dateFormat}; row skipped`,
+      });
+      continue;
+    }
+    const num = (field: keyof UserCsvColumns): number | null => {
+      const k = index[field];
+      if (k === undefined) return null;
+      const raw = (cells[k] ?? '').trim();
+      if (raw === '' || raw === 'null' || raw === 'NaN' || raw === 'NA') return null;
+      const v = Number(raw.replace(/_/g, ''));
+      if (!Number.isFinite(v)) {
+        issues.push({
+          code: 'BAD_NUMBER',
+          row,
+          message: `${where} line ${row}: ${field} ${JSON.stringify(raw)} is not a number; left missing`,
+        });
+        return null;
+      }
+      return v;
+    };
+    bars.push({
+      date,
+      open: num('open'),
+      high: num('high'),
+      low: num('low'),
+      close: num('close'),
+      volume: num('volume'),
+      row,
+    });
+  }
+  return {
+    format: options.format ?? 'user_csv',
+    symbol: options.symbol ?? null,
+    currency: options.currency ?? null,
+    timeZone: options.timeZone ?? 'America/New_York',
+    instrumentType: null,
+    name: null,
+    bars,
+    splits: [...(options.splits ?? [])],
+    dividends: [...(options.dividends ?? [])],
+    splitsListed: options.splits !== undefined,
+    adjustment: options.adjustment ?? 'none',
+    marketTimeMicros: null,
+    issues,
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * The Yahoo Finance v8 chart response (`/v8/finance/chart/<SYM>?…&interval=1d&events=div|split`), as far as
+ * asof reads it. Unknown fields are allowed (Yahoo adds them often); the ones below must have these types.
+ */
+
+const nullableNumbers = z.array(z.number().nullable(), {
+  error: 'expected an array of numbers or nulls (one per timestamp)',
+});
+
+export const YahooSplitEvent = z.object({
+  date: z.number({ error: 'split event needs a numeric `date` (epoch seconds)' }),
+  numerator: z.number().positive({ error: 'split `numerator` must be a positive number' }),
+  denominator: z.number().positive({ error: 'split `denominator` must be a positive number' }),
+  splitRatio: z.string().optional(),
+});
+
+export const YahooDividendEvent = z.object({
+  date: z.number({ error: 'dividend event needs a numeric `date` (epoch seconds)' }),
+  amount: z.number({ error: 'dividend event needs a numeric `amount`' }),
+});
+
+export const YahooChartResult = z.looseObject({
+  meta: z.looseObject({
+    symbol: z.string({ error: 'meta.symbol is required' }),
+    currency: z.string().nullable().optional(),
+    exchangeTimezoneName: z.string({
+      error: 'meta.exchangeTimezoneName (e.g. America/New_York) is required',
+    }),
+    instrumentType: z.string().nullable().optional(),
+    longName: z.string().nullable().optional(),
+    shortName: z.string().nullable().optional(),
+    regularMarketTime: z.number().nullable().optional(),
+    dataGranularity: z.string().optional(),
+  }),
+  timestamp: z.array(z.number()).optional(),
+  events: z
+    .looseObject({
+      splits: z.record(z.string(), YahooSplitEvent).optional(),
+      dividends: z.record(z.string(), YahooDividendEvent).optional(),
+    })
+    .nullable()
+    .optional(),
+  indicators: z.looseObject({
+    quote: z
+      .array(
+        z.looseObject({
+          open: nullableNumbers.optional(),
+          high: nullableNumbers.optional(),
+          low: nullableNumbers.optional(),
+          close: nullableNumbers.optional(),
+          volume: nullableNumbers.optional(),
+        }),
+      )
+      .min(1, { error: 'indicators.quote must hold one object with open/high/low/close/volume arrays' }),
+    adjclose: z.array(z.looseObject({ adjclose: nullableNumbers.optional() })).optional(),
+  }),
+});
+export type YahooChartResult = z.infer<typeof YahooChartResult>;
+
+export const YahooChartPayload = z.looseObject({
+  chart: z.looseObject({
+    result: z.array(YahooChartResult).nullable(),
+    error: z
+      .looseObject({ code: z.string().optional(), description: z.string().nullable().optional() })
+      .nullable()
+      .optional(),
+  }),
+});
+export type YahooChartPayload = z.infer<typeof YahooChartPayload>;
