@@ -14,9 +14,9 @@ early AS (
   FROM source WHERE available_at < "timestamp" AND available_at_basis IN ('bar_close', 'filing')
 ),
 duplicate_grain AS (
-  SELECT 'duplicate_grain' AS check_name, series_id, "timestamp", available_at, any_value(value) AS value,
+  SELECT 'duplicate_grain' AS check_name, series_id, "timestamp", available_at, value,
     'two different values share (series_id, timestamp, available_at)' AS detail
-  FROM source GROUP BY series_id, "timestamp", available_at HAVING count(*) > 1
+  FROM source WHERE shares_grain
 ),
 unknown_series AS (
   SELECT 'observation_without_series' AS check_name, series_id, "timestamp", available_at, value,

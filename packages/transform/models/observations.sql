@@ -2,40 +2,52 @@
 -- grain: (series_id, timestamp, available_at)
 -- invariants: available_at never null; a re-publication of an unchanged value is not a row (only value
 --   changes along available_at are kept); exact duplicate emissions collapse to the first staged one.
---   Uniqueness of the grain and the availability rules are checked in invariant_violations.
+--   Uniqueness of the grain and the availability rules are checked in invariant_violations, from the
+--   flags computed here (is_first_vintage, shares_grain) so that no check needs another pass.
+-- series_rank orders series_id as a small integer: sorting on it is much cheaper than on the string and
+--   gives the same order.
 WITH source AS (
-  SELECT o.*, k.text AS series_id, b.text AS available_at_basis, r.text AS source_ref
-  FROM stg_observations AS o
-  JOIN stg_keys AS k ON k.kind = 'series' AND k.key = o.series_key
-  JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = o.basis_key
-  JOIN stg_keys AS r ON r.kind = 'ref' AND r.key = o.ref_key
+  SELECT * FROM stg_observations
 ),
-renamed AS (
-  SELECT
-    series_id,
-    make_timestamp(CAST(ts_us AS BIGINT))::TIMESTAMPTZ AS "timestamp",
-    CASE WHEN period_start_us IS NULL THEN NULL ELSE make_timestamp(CAST(period_start_us AS BIGINT))::TIMESTAMPTZ END AS period_start,
-    CASE WHEN available_at_us IS NULL OR isnan(available_at_us) THEN NULL ELSE make_timestamp(CAST(available_at_us AS BIGINT))::TIMESTAMPTZ END AS available_at,
-    value,
-    available_at_basis,
-    source_ref,
-    stage_seq
-  FROM source
+ranked_series AS (
+  SELECT key AS series_key, text AS series_id, CAST(row_number() OVER (ORDER BY text) AS INTEGER) AS series_rank
+  FROM stg_keys WHERE kind = 'series'
 ),
 changes AS (
-  -- One window per (series_id, timestamp) in availability order: a row whose value equals the previous
+  -- One window per (series, timestamp) in availability order: a row whose value equals the previous
   -- row's is either an exact duplicate emission or an unchanged re-publication; both are dropped.
   SELECT
     *,
-    lag(value) OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at, stage_seq) AS previous_value
-  FROM renamed
+    lag(value) OVER w AS previous_value,
+    lag(available_at_us) OVER w AS previous_available_at_us
+  FROM source
+  WINDOW w AS (PARTITION BY series_key, ts_us ORDER BY available_at_us, stage_seq)
+),
+kept AS (
+  SELECT * FROM changes
+  WHERE previous_value IS NULL OR previous_value IS DISTINCT FROM value
+),
+renamed AS (
+  SELECT
+    k.series_id,
+    make_timestamp(CAST(c.ts_us AS BIGINT))::TIMESTAMPTZ AS "timestamp",
+    CASE WHEN c.period_start_us IS NULL THEN NULL ELSE make_timestamp(CAST(c.period_start_us AS BIGINT))::TIMESTAMPTZ END AS period_start,
+    CASE WHEN c.available_at_us IS NULL OR isnan(c.available_at_us) THEN NULL
+      ELSE make_timestamp(CAST(c.available_at_us AS BIGINT))::TIMESTAMPTZ END AS available_at,
+    c.value,
+    b.text AS available_at_basis,
+    r.text AS source_ref,
+    s.frequency,
+    k.series_rank,
+    c.previous_value IS NULL AS is_first_vintage,
+    c.previous_available_at_us IS NOT DISTINCT FROM c.available_at_us AND c.previous_value IS NOT NULL AS shares_grain
+  FROM kept AS c
+  JOIN ranked_series AS k ON k.series_key = c.series_key
+  JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = c.basis_key
+  JOIN stg_keys AS r ON r.kind = 'ref' AND r.key = c.ref_key
+  LEFT JOIN stg_series AS s ON s.series_id = k.series_id
 ),
 final AS (
-  SELECT
-    c.series_id, c."timestamp", c.period_start, c.available_at, c.value, c.available_at_basis, c.source_ref,
-    s.frequency
-  FROM changes AS c
-  LEFT JOIN stg_series AS s USING (series_id)
-  WHERE c.previous_value IS NULL OR c.previous_value IS DISTINCT FROM c.value
+  SELECT * FROM renamed
 )
 SELECT * FROM final

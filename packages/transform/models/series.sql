@@ -7,20 +7,15 @@
 WITH source AS (
   SELECT * FROM stg_series
 ),
-points AS (
-  SELECT series_id, "timestamp", min(available_at) AS first_available_at, count(*) AS n_rows
-  FROM observations
-  GROUP BY series_id, "timestamp"
-),
 stats AS (
   SELECT
     series_id,
     min("timestamp") AS first_timestamp,
     max("timestamp") AS last_timestamp,
-    count(*) AS n_obs,
-    sum(n_rows - 1) AS n_revisions,
-    count(*) FILTER (WHERE first_available_at < $eval_start::TIMESTAMPTZ) AS n_before
-  FROM points
+    count(*) FILTER (WHERE is_first_vintage) AS n_obs,
+    count(*) FILTER (WHERE NOT is_first_vintage) AS n_revisions,
+    count(*) FILTER (WHERE is_first_vintage AND available_at < $eval_start::TIMESTAMPTZ) AS n_before
+  FROM observations
   GROUP BY series_id
 ),
 renamed AS (
@@ -33,7 +28,7 @@ renamed AS (
       AND coalesce(st.last_timestamp >= $eval_start::TIMESTAMPTZ, false) AS eval_target,
     st.first_timestamp, st.last_timestamp,
     coalesce(st.n_obs, 0) AS n_obs,
-    coalesce(st.n_revisions, 0)::BIGINT AS n_revisions
+    coalesce(st.n_revisions, 0) AS n_revisions
   FROM source AS s
   LEFT JOIN stats AS st USING (series_id)
   LEFT JOIN registry_units AS u

@@ -33,43 +33,44 @@ const OBSERVATION_COLUMNS =
  * frequency (one file per partition, so names and bytes are stable), series, corporate_actions.
  */
 export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTable[]> {
-  const specs: (TableSpec & { path: string; where?: string; params?: Record<string, string> })[] = [];
-  for (const f of FREQUENCIES) {
-    const n = Number(
-      (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM observations WHERE frequency = $f', { f })).n,
-    );
-    if (n === 0) continue;
-    specs.push({
-      path: `observations/frequency=${f}/data.parquet`,
-      table: 'observations',
-      select: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE frequency = $f`,
-      params: { f },
-      orderBy: 'series_id, "timestamp", available_at',
-      timeColumns: ['timestamp', 'available_at'],
-    });
-  }
-  specs.push({
-    path: 'series.parquet',
-    table: 'series',
-    select: 'SELECT * FROM series',
-    orderBy: 'series_id',
-  });
-  specs.push({
-    path: 'tasks.parquet',
-    table: 'tasks',
-    select: 'SELECT * FROM tasks',
-    orderBy: 'series_id, aspect, metric, p NULLS FIRST, h NULLS FIRST',
-  });
-  specs.push({
-    path: 'corporate_actions.parquet',
-    table: 'corporate_actions',
-    select: 'SELECT * FROM corporate_actions',
-    orderBy: 'entity_id, ex_date, kind',
-  });
   const written: WrittenTable[] = [];
-  for (const spec of specs) {
-    written.push(await writeTable(duck, dir, spec));
+  for (const f of FREQUENCIES) {
+    // One partition at a time, materialised with its integer sort key so the COPY needs no parameters.
+    await duck.createTable(
+      '__partition',
+      `SELECT ${OBSERVATION_COLUMNS}, series_rank FROM observations WHERE frequency = $f`,
+      { f },
+    );
+    const n = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM __partition')).n);
+    if (n > 0) {
+      written.push(
+        await writeTable(duck, dir, {
+          path: `observations/frequency=${f}/data.parquet`,
+          table: 'observations',
+          select: `SELECT ${OBSERVATION_COLUMNS} FROM __partition`,
+          orderBy: 'series_rank, "timestamp", available_at',
+          timeColumns: ['timestamp', 'available_at'],
+        }),
+      );
+    }
+    await duck.run('DROP TABLE __partition');
   }
+  const specs: (TableSpec & { path: string })[] = [
+    { path: 'series.parquet', table: 'series', select: 'SELECT * FROM series', orderBy: 'series_id' },
+    {
+      path: 'tasks.parquet',
+      table: 'tasks',
+      select: 'SELECT * FROM tasks',
+      orderBy: 'series_id, aspect, metric, p NULLS FIRST, h NULLS FIRST',
+    },
+    {
+      path: 'corporate_actions.parquet',
+      table: 'corporate_actions',
+      select: 'SELECT * FROM corporate_actions',
+      orderBy: 'entity_id, ex_date, kind',
+    },
+  ];
+  for (const spec of specs) written.push(await writeTable(duck, dir, spec));
   return written;
 }
 
