@@ -1,0 +1,194 @@
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildUniverse, resolveOutDir } from '@asof/cli';
+import { Duck, quoteLiteral } from '@asof/duck';
+import { PipelineConfig } from '@asof/schema';
+import {
+  type Forecaster,
+  type ForecastTask,
+  HistoryStore,
+  LookaheadError,
+  randomWalkForecaster,
+  runForecaster,
+  runSplit,
+  writeUniverseManifest,
+} from '@asof/split';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, scratchOut } from './helpers.ts';
+
+// The leakage canary (SPEC §8): poison everything published after t — every row with available_at > t gets a
+// wildly different value and a later available_at (same timestamps), and every older value gets a wild
+// "revision" published after t. Whatever the split and the baselines produce for origins <= t must not move.
+const T = '2021-06-15T00:00:00Z';
+const clean = scratchOut('canary-clean');
+const poisoned = scratchOut('canary-poisoned');
+const splitClean = scratchOut('canary-split-clean');
+const splitPoisoned = scratchOut('canary-split-poisoned');
+afterAll(() => {
+  for (const d of [clean, poisoned, splitClean, splitPoisoned])
+    rmSync(d.abs, { recursive: true, force: true });
+});
+
+async function poison(src: string, dest: string): Promise<void> {
+  const duck = await Duck.open({ threads: 2 });
+  try {
+    for (const part of readdirSync(join(src, 'observations')).sort()) {
+      mkdirSync(join(dest, 'observations', part), { recursive: true });
+      const file = quoteLiteral(join(src, 'observations', part, 'data.parquet'));
+      await duck.writeParquet(
+        `WITH o AS (SELECT * FROM read_parquet(${file}, hive_partitioning = false)),
+         after_t AS (
+           SELECT series_id, "timestamp", period_start, available_at + INTERVAL 3 DAY AS available_at,
+                  -977.0 * value + 123456.5 AS value, available_at_basis, 'poison' AS source_ref
+           FROM o WHERE available_at > $t::TIMESTAMPTZ
+         ),
+         revisions AS (
+           SELECT series_id, "timestamp", any_value(period_start) AS period_start,
+                  $t::TIMESTAMPTZ + INTERVAL 1 DAY AS available_at, 1e9 + count(*) AS value,
+                  any_value(available_at_basis) AS available_at_basis, 'poison' AS source_ref
+           FROM o WHERE available_at <= $t::TIMESTAMPTZ GROUP BY series_id, "timestamp"
+         )
+         SELECT * FROM o WHERE available_at <= $t::TIMESTAMPTZ
+         UNION ALL SELECT * FROM after_t
+         UNION ALL SELECT * FROM revisions
+         ORDER BY series_id, "timestamp", available_at`,
+        join(dest, 'observations', part, 'data.parquet'),
+        { t: T },
+      );
+    }
+    // The poisoned universe is a consistent universe: its series statistics count the new revisions.
+    await duck.writeParquet(
+      `SELECT s.* REPLACE (coalesce(o.n_revisions, 0) AS n_revisions)
+       FROM read_parquet(${quoteLiteral(join(src, 'series.parquet'))}) s
+       LEFT JOIN (SELECT series_id, count(*) - count(DISTINCT "timestamp") AS n_revisions
+                  FROM read_parquet(${quoteLiteral(join(dest, 'observations', '*', '*.parquet'))}) GROUP BY series_id) o
+       USING (series_id) ORDER BY series_id`,
+      join(dest, 'series.parquet'),
+    );
+  } finally {
+    duck.close();
+  }
+  copyFileSync(join(src, 'tasks.parquet'), join(dest, 'tasks.parquet'));
+  await writeUniverseManifest(dest, 'canary-poisoned', { eval_start: '2020-01-01' });
+}
+
+async function query<T>(sql: string): Promise<T[]> {
+  const duck = await Duck.open({ threads: 1 });
+  try {
+    return (await duck.all(sql)) as T[];
+  } finally {
+    duck.close();
+  }
+}
+
+const inputsUpToT = (dir: string) =>
+  query<Record<string, unknown>>(
+    `SELECT series_id, epoch_us(origin) AS o, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value, source_ref
+     FROM read_parquet(${quoteLiteral(join(dir, 'inputs.parquet'))}) WHERE origin <= ${quoteLiteral(T)}::TIMESTAMPTZ
+     ORDER BY series_id, origin, "timestamp"`,
+  );
+const inputsAfterT = (dir: string) =>
+  query<{ value: number }>(
+    `SELECT value FROM read_parquet(${quoteLiteral(join(dir, 'inputs.parquet'))}) WHERE origin > ${quoteLiteral(T)}::TIMESTAMPTZ
+     ORDER BY series_id, origin, "timestamp"`,
+  );
+const tasksUpToT = async (dir: string): Promise<ForecastTask[]> =>
+  (
+    await query<{ series_id: string; o: bigint; h: number; l: number }>(
+      `SELECT series_id, epoch_us(origin) AS o, horizon_steps AS h, lookback_steps AS l
+       FROM read_parquet(${quoteLiteral(join(dir, 'origins.parquet'))}) WHERE origin <= ${quoteLiteral(T)}::TIMESTAMPTZ
+       ORDER BY series_id, origin`,
+    )
+  ).map((r) => ({ series_id: r.series_id, origin: Number(r.o), horizon_steps: r.h, lookback_steps: r.l }));
+
+let cleanStore: HistoryStore;
+let poisonedStore: HistoryStore;
+let splitCleanManifest: Awaited<ReturnType<typeof runSplit>>['manifest'];
+let splitPoisonedManifest: Awaited<ReturnType<typeof runSplit>>['manifest'];
+
+beforeAll(async () => {
+  const config = PipelineConfig.parse({
+    name: 'canary',
+    eval_start: '2020-01-01',
+    sources: {
+      embedded: { synthetic: { seed: 7, start: '2017-01-02', end: '2022-12-30', instruments: 2 } },
+      fred: { synthetic: { seed: 7, start: '2015-01-01', end: '2022-12-31', count: 3 } },
+      edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
+    },
+  });
+  await buildUniverse({ config, outDir: resolveOutDir(clean.rel, REPO) });
+  await poison(clean.abs, poisoned.abs);
+  const options = {
+    origins: 'all' as const,
+    embargo: 'P7D',
+    modelCutoff: '2021-01-01',
+    runDate: '2023-06-30',
+  };
+  splitCleanManifest = (
+    await runSplit({ manifestPath: join(clean.abs, 'manifest.json'), outDir: splitClean.abs, ...options })
+  ).manifest;
+  splitPoisonedManifest = (
+    await runSplit({
+      manifestPath: join(poisoned.abs, 'manifest.json'),
+      outDir: splitPoisoned.abs,
+      ...options,
+    })
+  ).manifest;
+  cleanStore = await HistoryStore.fromUniverse(clean.abs);
+  poisonedStore = await HistoryStore.fromUniverse(poisoned.abs);
+});
+
+describe('leakage canary: poisoning everything published after t changes nothing known at t', () => {
+  it('the poison is real: the universes differ, and so do inputs for origins after t', async () => {
+    const sha = (m: typeof splitCleanManifest, p: string) => m.outputs.find((o) => o.path === p)?.sha256;
+    expect(splitCleanManifest.parent_dataset_id).not.toBe(splitPoisonedManifest.parent_dataset_id);
+    expect(sha(splitCleanManifest, 'inputs.parquet')).not.toBe(sha(splitPoisonedManifest, 'inputs.parquet'));
+    const a = await inputsAfterT(splitClean.abs);
+    const b = await inputsAfterT(splitPoisoned.abs);
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.map((r) => r.value)).not.toEqual(b.map((r) => r.value));
+  });
+
+  it('keeps the training snapshot bit-identical', () => {
+    for (const path of ['train/observations.parquet', 'train/series.parquet']) {
+      const a = splitCleanManifest.outputs.find((o) => o.path === path);
+      const b = splitPoisonedManifest.outputs.find((o) => o.path === path);
+      expect(a?.rows, path).toBeGreaterThan(0);
+      expect(b?.sha256, path).toBe(a?.sha256);
+    }
+  });
+
+  it('keeps every input for origins <= t bit-identical', async () => {
+    const a = await inputsUpToT(splitClean.abs);
+    const b = await inputsUpToT(splitPoisoned.abs);
+    expect(a.length).toBeGreaterThan(1000);
+    expect(new Set(a.map((r) => r.series_id)).size).toBeGreaterThan(3);
+    expect(b).toEqual(a);
+  });
+
+  it("keeps the random walk's forecasts for origins <= t bit-identical", async () => {
+    const tasks = await tasksUpToT(splitClean.abs);
+    expect(tasks.length).toBeGreaterThan(100);
+    const a = runForecaster(cleanStore, tasks, randomWalkForecaster);
+    const b = runForecaster(poisonedStore, tasks, randomWalkForecaster);
+    expect(a.length).toBeGreaterThan(1000);
+    expect(b.length).toBe(a.length);
+    expect(
+      b.every((f, i) => Object.is(f.value, a[i].value) && f.origin === a[i].origin && f.step === a[i].step),
+    ).toBe(true);
+    expect(cleanStore.guard.requests).toBe(tasks.length);
+  });
+
+  it('can fail: a forecaster that reads past its origin is caught by the guard, and would have moved', async () => {
+    const tasks = await tasksUpToT(splitClean.abs);
+    const peek: Forecaster = (task, view) => {
+      const later = view.historyAt(task.series_id, task.origin + 86_400_000_000);
+      return Array(task.horizon_steps).fill(later.at(-1)?.value ?? 0);
+    };
+    expect(() => runForecaster(cleanStore, tasks, peek)).toThrow(LookaheadError);
+    // Without the guard the same peek reads the poison: the canary comparison would see it.
+    const unguarded = (store: HistoryStore) =>
+      tasks.map((t) => store.historyAt(t.series_id, t.origin + 365 * 86_400_000_000).at(-1)?.value);
+    expect(unguarded(poisonedStore)).not.toEqual(unguarded(cleanStore));
+  });
+});

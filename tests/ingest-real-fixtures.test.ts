@@ -1,0 +1,47 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { asof, SHARED, scratchOut } from './helpers.ts';
+
+const SEC = join(SHARED, 'fixtures/real/sec');
+const FRED = join(SHARED, 'fixtures/real/fred');
+
+type Row = { timestamp: string; value: number; available_at: string };
+async function show(id: string, data: string, asOf?: string): Promise<Row[]> {
+  const r = await asof('show', id, '--data', data, ...(asOf ? ['--as-of', asOf] : []), '--json');
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe.skipIf(!existsSync(SEC))('asof ingest edgar --raw-dir (needs ../shared/fixtures/real/sec)', () => {
+  const out = scratchOut('ingest-edgar');
+  afterAll(() => rmSync(out.abs, { recursive: true, force: true }));
+
+  it('replays the recorded EDGAR files with point-in-time EPS and skips the IFRS filer', async () => {
+    const r = await asof('ingest', 'edgar', '--raw-dir', SEC, '--out', out.rel, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = JSON.parse(r.stdout).warnings as { code: string; message: string }[];
+    expect(
+      warnings.some(
+        (w) => w.code === 'EDGAR_COMPANY_SKIPPED' && /0001997711|Logistic Properties/i.test(w.message),
+      ),
+    ).toBe(true);
+    const id = 'edgar:0001045810:eps-basic:A';
+    const fy2021 = (rows: Row[]) => rows.find((x) => x.timestamp.startsWith('2021-02-01T04:59:59'))?.value;
+    expect(fy2021(await show(id, out.rel, '2021-06-01'))).toBe(7.02);
+    expect(fy2021(await show(id, out.rel, '2023-06-01'))).toBe(1.76);
+  });
+});
+
+describe.skipIf(!existsSync(FRED))('asof ingest fred --raw-dir (needs ../shared/fixtures/real/fred)', () => {
+  const out = scratchOut('ingest-fred');
+  afterAll(() => rmSync(out.abs, { recursive: true, force: true }));
+
+  it('replays the recorded FRED responses and fredgraph files', async () => {
+    const r = await asof('ingest', 'fred', '--raw-dir', FRED, '--out', out.rel);
+    expect(r.code, r.stderr).toBe(0);
+    const gdp = await show('fred:GDP', out.rel, '2019-01-01');
+    expect(gdp.length).toBeGreaterThan(250);
+    for (const row of gdp) expect(row.available_at <= '2019-01-01T00:00:00.000000Z').toBe(true);
+  });
+});

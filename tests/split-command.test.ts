@@ -1,0 +1,86 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readManifest } from '@asof/manifest';
+import { writeMiniUniverse } from '@asof/split';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asof, scratchOut } from './helpers.ts';
+
+const universe = scratchOut('split-cli-universe');
+const out = scratchOut('split-cli-out');
+afterAll(() => {
+  for (const d of [universe, out]) rmSync(d.abs, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  const observations = [];
+  for (let y = 2015; y <= 2022; y++) {
+    for (const m of [3, 6, 9, 12]) {
+      const t = `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;
+      const a = new Date(Date.parse(t) + 40 * 86_400_000).toISOString();
+      observations.push({ series_id: 'q:x', timestamp: t, available_at: a, value: y + m / 100 });
+    }
+  }
+  await writeMiniUniverse(universe.abs, {
+    name: 'cli',
+    eval_start: '2020-01-01',
+    series: [{ series_id: 'q:x', frequency: 'Q', eval_target: true }],
+    observations,
+  });
+});
+
+describe('asof split (command line)', () => {
+  it('writes the split and its manifest, naming the parent', async () => {
+    const run = await asof(
+      'split',
+      '--manifest',
+      join(universe.rel, 'manifest.json'),
+      '--out',
+      out.rel,
+      '--model-cutoff',
+      '2021-01-01',
+      '--run-date',
+      '2022-06-30',
+      '--json',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    const parent = readManifest(join(universe.abs, 'manifest.json'));
+    expect(doc.parent_dataset_id).toBe(parent.dataset_id);
+    expect(readManifest(join(out.abs, 'manifest.json'))).toMatchObject({
+      kind: 'split',
+      parent_dataset_id: parent.dataset_id,
+    });
+    expect(doc.summary.origins).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with the reason for DM on overlapping origins and for bad usage', async () => {
+    const dm = await asof(
+      'split',
+      '--manifest',
+      join(universe.rel, 'manifest.json'),
+      '--out',
+      out.rel,
+      '--origins',
+      'all',
+      '--dm',
+    );
+    expect(dm.code).toBe(2);
+    expect(dm.stderr).toMatch(/Diebold–Mariano.*--origins non_overlapping/);
+    const missing = await asof('split', '--out', out.rel);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--manifest is required/);
+    const unknown = await asof('split', '--manifest', 'x', '--bogus');
+    expect(unknown.code).toBe(2);
+    const policy = await asof(
+      'split',
+      '--manifest',
+      join(universe.rel, 'manifest.json'),
+      '--origins',
+      'some',
+    );
+    expect(policy.code).toBe(2);
+    expect(policy.stderr).toMatch(/expected one of all, non_overlapping/);
+    const outside = await asof('split', '--manifest', join(universe.rel, 'manifest.json'), '--out', '/tmp/x');
+    expect(outside.code).toBe(2);
+  });
+});
