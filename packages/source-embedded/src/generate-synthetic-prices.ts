@@ -1,5 +1,5 @@
+import { normal, uniform } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
-import { normal, uniform } from './counter-prng.ts';
 import { weekdayGrid } from './weekday-grid.ts';
 
 export const PRICE_PROCESSES = ['random_walk', 'gbm_drift', 'garch', 'two_regime', 'jump'] as const;

@@ -1,4 +1,4 @@
-export * from './counter-prng.ts';
+export * from '@asof/prng';
 export * from './generate-synthetic-prices.ts';
 export * from './ingest-embedded.ts';
 export * from './read-vega-real.ts';

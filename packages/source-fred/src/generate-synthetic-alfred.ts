@@ -1,37 +1,10 @@
+import { normal, uniform } from '@asof/prng';
 import type { AtomicSink, Frequency } from '@asof/schema';
 import { addDays, endOfMonth, weekday } from './fred-dates.ts';
 import type { FredObservation } from './fred-payload.ts';
 import { type FredIngestSummary, type FredRawFile, ingestFredRawFiles } from './ingest-fred-raw-dir.ts';
 import type { FredMapOptions, FredTaxonomyPlacement } from './map-fred-to-atomic.ts';
 import { RELEASE_TIMES } from './release-times.ts';
-
-/** Counter-based PRNG: a value depends only on (seed, series, step, stream), never on call order or threads. */
-function hash32(...parts: number[]): number {
-  let h = 0x9e3779b9;
-  for (const p of parts) {
-    let k = Math.imul(p | 0, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-function uniform(seed: number, series: number, step: number, stream: number): number {
-  return (hash32(seed, series, step, stream) + 0.5) / 4294967296;
-}
-/** Standard normal by Box–Muller from two counter-based uniforms. */
-function normal(seed: number, series: number, step: number, stream: number): number {
-  const u1 = uniform(seed, series, step, stream * 2);
-  const u2 = uniform(seed, series, step, stream * 2 + 1);
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-}
 
 interface SyntheticTemplate {
   id: string;

@@ -6,6 +6,7 @@ import {
   nextUsTradingDay,
   usTradingDays,
 } from '@asof/calendar';
+import { normal as counterNormal, uniform as counterUniform, hashString } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
 import { type MapPricesOptions, type MapPricesResult, mapPricesToAtomic } from './map-prices-to-atomic.ts';
 import { parseYahooChart } from './parse-yahoo-chart.ts';
@@ -84,38 +85,7 @@ export const DEFAULT_SYNTHETIC_CHARTS: SyntheticChartSpec[] = [
   },
 ];
 
-/** 32-bit string hash (FNV-1a), to turn a symbol into a PRNG stream id. */
-function hashString(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-function mix32(x: number): number {
-  let h = x >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/**
- * Counter-based uniform in (0, 1): a hash of (seed, stream, step, lane). The same inputs give the same
- * number in any order or thread, so one instrument's path never depends on another's.
- */
-export function counterUniform(seed: number, stream: number, step: number, lane: number): number {
-  let h = mix32(seed ^ 0x9e3779b9);
-  h = mix32(h ^ stream);
-  h = mix32(h ^ Math.imul(step + 1, 0x27d4eb2f));
-  const hi = mix32(h ^ Math.imul(lane * 2 + 1, 0x165667b1));
-  const lo = mix32(hi ^ 0x6a09e667);
-  return ((hi >>> 5) * 67108864 + (lo >>> 6) + 0.5) / 9007199254740992;
-}
-
-function counterNormal(seed: number, stream: number, step: number, lane: number): number {
-  const u1 = counterUniform(seed, stream, step, lane * 2);
-  const u2 = counterUniform(seed, stream, step, lane * 2 + 1);
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
-}
+export { counterUniform };
 
 const round = (v: number, dp: number): number => Math.round(v * 10 ** dp) / 10 ** dp;
 

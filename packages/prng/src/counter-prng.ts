@@ -1,5 +1,6 @@
 /**
- * Counter-based PRNG: every draw is a pure function of (seed, stream, step, lane), so output never depends
+ * The one counter-based PRNG of asof, shared by every synthetic generator (embedded panel, EDGAR, ALFRED,
+ * Yahoo). Counter-based PRNG: every draw is a pure function of (seed, stream, step, lane), so output never depends
  * on generation order or thread count (SPEC §5). Mixing is two rounds of the murmur3 32-bit finaliser over
  * the packed counter; two independent 32-bit words make a 53-bit uniform.
  */
@@ -33,4 +34,11 @@ export function normal(seed: number, stream: number, step: number, lane = 0): nu
   const u1 = uniform(seed, stream, step, lane * 2 + 100);
   const u2 = uniform(seed, stream, step, lane * 2 + 101);
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
+
+/** 32-bit FNV-1a hash of a string, to turn names (symbols, series keys) into numeric streams. */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
