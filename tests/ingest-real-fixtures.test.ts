@@ -45,3 +45,22 @@ describe.skipIf(!existsSync(FRED))('asof ingest fred --raw-dir (needs ../shared/
     for (const row of gdp) expect(row.available_at <= '2019-01-01T00:00:00.000000Z').toBe(true);
   });
 });
+
+describe('live ingests without credentials', () => {
+  it('refuse to start, saying which variable to set', async () => {
+    const saved = { ua: process.env.ASOF_SEC_USER_AGENT, key: process.env.ASOF_FRED_API_KEY };
+    delete process.env.ASOF_SEC_USER_AGENT;
+    delete process.env.ASOF_FRED_API_KEY;
+    try {
+      const edgar = await asof('ingest', 'edgar', '--tickers', 'AAPL', '--out', 'out/test-no-ua');
+      expect(edgar.code).not.toBe(0);
+      expect(edgar.stderr).toMatch(/ASOF_SEC_USER_AGENT/);
+      const fred = await asof('ingest', 'fred', '--series', 'GDP', '--out', 'out/test-no-key');
+      expect(fred.code).not.toBe(0);
+      expect(fred.stderr).toMatch(/ASOF_FRED_API_KEY/);
+    } finally {
+      if (saved.ua !== undefined) process.env.ASOF_SEC_USER_AGENT = saved.ua;
+      if (saved.key !== undefined) process.env.ASOF_FRED_API_KEY = saved.key;
+    }
+  });
+});
