@@ -99,7 +99,12 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 /** A virtual clock: the 10-minute rate-limit pauses pass instantly. */
 function virtualClock() {
   let t = 1_000_000;
-  return { now: () => t, sleep: async (ms: number) => void (t += Math.max(0, ms)) };
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += Math.max(0, ms);
+    },
+  };
 }
 
 function client(cacheDir: string, offline = false) {
