@@ -103,6 +103,22 @@ describe('the default build', () => {
       expect(Date.parse(r.available_at)).toBeLessThanOrEqual(Date.parse(between));
   });
 
+  it('has tasks for every eval-target series, and a coverage view', async () => {
+    const { Duck } = await import('@asof/duck');
+    const duck = await Duck.open();
+    const row = await duck.one<{ targets: bigint; without: bigint }>(
+      `SELECT count(*) AS targets,
+              count(*) FILTER (WHERE series_id NOT IN (SELECT series_id FROM read_parquet('${join(first.abs, 'tasks.parquet')}'))) AS without
+       FROM read_parquet('${join(first.abs, 'series.parquet')}') WHERE eval_target`,
+    );
+    duck.close();
+    expect(Number(row.targets)).toBeGreaterThan(500);
+    expect(Number(row.without)).toBe(0);
+    const cov = await asof('taxonomy', '--coverage', join(first.rel, 'manifest.json'));
+    expect(cov.code, cov.stderr).toBe(0);
+    expect(cov.stdout).toMatch(/Equity OHLCV Close\s+BD/);
+  });
+
   it('matches the committed golden manifest (manifests/default.json)', () => {
     const golden = readManifest(join(REPO, 'manifests/default.json'));
     if (comparable(golden) !== comparable(manifest)) {
