@@ -2,9 +2,11 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
+import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
 
 const dir = join(import.meta.dirname, '..', 'schemas');
-for (const [stem, schema] of Object.entries(jsonSchemas())) {
+const all = { ...jsonSchemas(), forecast: forecastJsonSchema(), results: resultsJsonSchema() };
+for (const [stem, schema] of Object.entries(all)) {
   const path = join(dir, `${stem}.schema.json`);
   writeFileSync(`${path}.tmp`, jsonSchemaText(schema));
   renameSync(`${path}.tmp`, path);

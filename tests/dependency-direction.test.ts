@@ -54,14 +54,11 @@ export function forbiddenEdges(pkgs: Pkg[]): string[] {
       if (['@asof/schema'].includes(p.name) && target !== p.name)
         bad.push(`${p.name} → ${target} (schema is the root)`);
     }
-    if (
-      p.sourceImports.some(
-        (i) =>
-          !p.deps.includes(i.split('/').slice(0, 2).join('/')) &&
-          i.split('/').slice(0, 2).join('/') !== p.name,
-      )
-    ) {
-      bad.push(`${p.name} imports a workspace package it does not declare in package.json`);
+    for (const i of p.sourceImports) {
+      const target = i.split('/').slice(0, 2).join('/');
+      if (target !== p.name && !p.deps.includes(target)) {
+        bad.push(`${p.name} imports ${target}, which its package.json does not declare`);
+      }
     }
   }
   return bad;

@@ -1,12 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
+import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers.ts';
 
 describe('schemas/', () => {
   it('holds exactly the JSON Schemas generated from the zod schemas (run npm run schemas)', () => {
-    const generated = jsonSchemas();
+    const generated: Record<string, unknown> = {
+      ...jsonSchemas(),
+      forecast: forecastJsonSchema(),
+      results: resultsJsonSchema(),
+    };
     const files = readdirSync(join(REPO, 'schemas'))
       .filter((f) => f.endsWith('.schema.json'))
       .sort();

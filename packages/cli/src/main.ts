@@ -11,10 +11,12 @@ import {
   verifyCommand,
 } from './commands.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
+import { SCORE_USAGE, scoreCommand } from './score-command.ts';
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
   ingest: ingestCommand,
+  score: scoreCommand,
   verify: verifyCommand,
   show: showCommand,
   taxonomy: taxonomyCommand,
@@ -24,6 +26,7 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
 
   ${BUILD_USAGE}
   ${INGEST_USAGE}
+  ${SCORE_USAGE}
   ${VERIFY_USAGE}
   ${SHOW_USAGE}
   ${TAXONOMY_USAGE}

@@ -62,7 +62,8 @@ describe('asof score', () => {
       io,
     );
     expect(code).toBe(0);
-    expect(err).toBe('');
+    expect(err).toMatch(/asof score: verified 4 file\(s\)/);
+    expect(err).not.toMatch(/warning/);
     const summary = JSON.parse(out);
     expect(summary.verdicts).toBe('ok');
     expect(summary.overall.map((m: { model: string }) => m.model).sort()).toEqual([

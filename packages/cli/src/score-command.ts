@@ -25,7 +25,8 @@ always scored. Writes DIR/results.json and DIR/leaderboard.md.
                    H-step errors are autocorrelated and the pooled test is over-confident. With it, DM uses
                    H − 1 autocovariances (Harvey–Leybourne–Newbold), which only partly corrects this.
   --alpha          one-sided DM level for "beats"/"worse" (default 0.05)
-  --origin-stride  steps between consecutive origins, for the FinVerse portfolio holding period (default 1)
+  --origin-stride  steps between consecutive origins, for the FinVerse portfolio holding period and the
+                   FinTSB backtests' annualisation (default: measured per unit from the origins)
   --json           print a JSON summary instead of tables
 `;
 
@@ -80,6 +81,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       alpha,
       originStride: stride,
       universeManifest: typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined,
+      log: (line) => io.err(`asof score: ${line}\n`),
     },
   );
   const paths = writeResults(outDir, results);

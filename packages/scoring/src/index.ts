@@ -1,1 +1,123 @@
-export {};
+// FinVerse (seeds/004 §3.2, §4.2)
+
+// Scoring pipeline (issue 9): input contract, baselines, assembly, results
+export {
+  alignForecasts,
+  type ForecastTable,
+  forecastRowsToTable,
+  isSampleColumn,
+  type ModelForecasts,
+  quantileLevelOf,
+} from './align-forecasts.ts';
+export {
+  buildEvaluationPanel,
+  type EvaluationPanel,
+  type OriginColumns,
+  originKeyOf,
+  panelFromColumns,
+  type TargetColumns,
+} from './build-evaluation-panel.ts';
+export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
+export {
+  baselinePath,
+  makeBaselineForecasts,
+  makePanelBaselines,
+  SEASON_LENGTH,
+} from './make-baseline-forecasts.ts';
+export { averageRanks } from './metrics/average-ranks.ts';
+export { type BacktestStatistics, backtestStatistics } from './metrics/backtest-statistics.ts';
+// Shared building blocks
+export type { NumericArray } from './metrics/check-arrays.ts';
+export { crpsGaussian } from './metrics/crps-gaussian.ts';
+export { crpsQuantiles } from './metrics/crps-quantiles.ts';
+export { crpsSamples } from './metrics/crps-samples.ts';
+export { type DeltaHitRateOptions, deltaHitRate } from './metrics/delta-hit-rate.ts';
+export { type Delta2HitRateOptions, delta2HitRate } from './metrics/delta2-hit-rate.ts';
+export { type DieboldMarianoResult, dieboldMariano, squaredErrors } from './metrics/diebold-mariano.ts';
+export { directionalAccuracy } from './metrics/directional-accuracy.ts';
+// FinTSB (seeds/000 §4.3, §5.2)
+export { type FintsbSignalMetrics, fintsbSignalMetrics } from './metrics/fintsb-signal-metrics.ts';
+export { hitRate } from './metrics/hit-rate.ts';
+export { informationCoefficient, meanInformationCoefficient } from './metrics/information-coefficient.ts';
+export { type IntervalCoverage, intervalCoverage } from './metrics/interval-coverage.ts';
+export { logGamma } from './metrics/log-gamma.ts';
+export { mae } from './metrics/mae.ts';
+export { maseAbs } from './metrics/mase-abs.ts';
+export { maseOri } from './metrics/mase-ori.ts';
+export { maseRel } from './metrics/mase-rel.ts';
+export { maseVsRandomWalk } from './metrics/mase-vs-random-walk.ts';
+export { METRIC_DIRECTIONS, type MetricName } from './metrics/metric-directions.ts';
+export { mse } from './metrics/mse.ts';
+export { normalCdf, normalPdf } from './metrics/normal-cdf.ts';
+export { pearsonCorrelation } from './metrics/pearson-correlation.ts';
+export {
+  type PortfolioMetricsOptions,
+  type PortfolioMetricsResult,
+  type PortfolioOffsetResult,
+  portfolioMetrics,
+} from './metrics/portfolio-metrics.ts';
+export { qlike, realizedVariance } from './metrics/qlike.ts';
+export {
+  type MetricDirection,
+  type RankAggregateMetric,
+  type RankAggregateModel,
+  type RankAggregateResult,
+  type RankAggregateScore,
+  rankAggregate,
+} from './metrics/rank-aggregate.ts';
+export { regularizedIncompleteBeta } from './metrics/regularized-incomplete-beta.ts';
+export { relativeChange } from './metrics/relative-change.ts';
+// Tycheon methodology (seeds/002)
+export { rmse } from './metrics/rmse.ts';
+export { spearmanCorrelation } from './metrics/spearman-correlation.ts';
+export { studentTCdf, studentTSurvival } from './metrics/student-t-cdf.ts';
+export { type TopkBacktestOptions, type TopkBacktestResult, topkBacktest } from './metrics/topk-backtest.ts';
+export {
+  type TopkDropBacktestOptions,
+  type TopkDropBacktestResult,
+  topkDropBacktest,
+} from './metrics/topk-drop-backtest.ts';
+export { type Verdict, verdictVsRandomWalk } from './metrics/verdict-vs-random-walk.ts';
+export { normalQuantile } from './normal-quantile.ts';
+export { parseCsv } from './parse-csv.ts';
+export { readForecasts } from './read-forecasts.ts';
+export { readParquetColumns } from './read-parquet-columns.ts';
+export {
+  instantText,
+  MAX_HISTORY_TAIL,
+  readSplitTables,
+  readTasksTable,
+  type SplitData,
+  type SplitLoader,
+} from './read-split-tables.ts';
+export { renderLeaderboard } from './render-leaderboard.ts';
+export {
+  MetricValue,
+  RankBlock,
+  resultsJsonSchema,
+  ScoringConfig,
+  ScoringResults,
+  VerdictRow,
+} from './results-schema.ts';
+export {
+  checkOverlap,
+  type OverlapCheck,
+  resolveScoringConfig,
+  SCORER_VERSION,
+  type ScoreOptions,
+  type ScorePanelInput,
+  scorePanel,
+  unitKeyOf,
+} from './score-panel.ts';
+export { originsPolicyOf, type ScoreSplitOptions, scoreSplit } from './score-split.ts';
+export {
+  BASELINE_MODELS,
+  type BaselineModel,
+  type ForecastRow,
+  type OriginRow,
+  RANDOM_WALK,
+  type TargetRow,
+  type TaskRow,
+} from './score-types.ts';
+export { stepsBetween } from './steps-between.ts';
+export { writeResults } from './write-results.ts';

@@ -1,0 +1,124 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputError } from '@asof/schema';
+import { afterAll, describe, expect, it } from 'vitest';
+import { alignForecasts } from './align-forecasts.ts';
+import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { readForecasts } from './read-forecasts.ts';
+
+const origins = [
+  { series_id: 'A', origin: '2024-01-02', horizon: 2, last_value: 10 },
+  { series_id: 'A', origin: '2024-01-04', horizon: 2, last_value: 11 },
+  { series_id: 'B', origin: '2024-01-02', horizon: 2, last_value: 20 },
+];
+const targets = origins.flatMap((o) =>
+  [1, 2].map((step) => ({ series_id: o.series_id, origin: o.origin, step, value: o.last_value + step })),
+);
+const panel = buildEvaluationPanel(origins, targets);
+
+const dir = mkdtempSync(join(tmpdir(), 'asof-fc-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GOOD = [
+  'model,series_id,origin,step,value',
+  'm,A,2024-01-02,1,10.5',
+  'm,A,2024-01-02,2,10.6',
+  'm,A,2024-01-04T00:00:00Z,1,11.5',
+  'm,A,2024-01-04T00:00:00.000000Z,2,11.6',
+  'm,B,2024-01-02,1,20.5',
+  'm,B,2024-01-02,2,20.6',
+];
+
+async function align(lines: string[], name = 'f.csv') {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return alignForecasts(panel, await readForecasts(path));
+}
+
+async function rejection(lines: string[]): Promise<InputError> {
+  const err = await align(lines).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InputError);
+  return err as InputError;
+}
+
+describe('alignForecasts', () => {
+  it('lays a complete file onto the panel (origins matched as instants)', async () => {
+    const [m] = await align(GOOD);
+    expect(m.model).toBe('m');
+    expect(Array.from(m.point)).toEqual([10.5, 10.6, 11.5, 11.6, 20.5, 20.6]);
+  });
+
+  it.each([
+    [
+      'an unknown series',
+      6,
+      'm,C,2024-01-02,2,20.6',
+      'FORECAST_UNKNOWN_SERIES',
+      /f\.csv row 7: series_id "C" is not in the split/,
+    ],
+    [
+      'an origin not in the task set',
+      6,
+      'm,B,2024-01-04,2,20.6',
+      'FORECAST_UNKNOWN_ORIGIN',
+      /row 7: origin "2024-01-04" is not an origin of B/,
+    ],
+    [
+      'a duplicate row',
+      6,
+      'm,B,2024-01-02,1,20.6',
+      'FORECAST_DUPLICATE',
+      /row 7: duplicate row for model m, B @ 2024-01-02 step 1/,
+    ],
+    ['NaN', 3, 'm,A,2024-01-04T00:00:00Z,1,NaN', 'FORECAST_NON_FINITE', /row 4: value NaN/],
+    ['Infinity', 3, 'm,A,2024-01-04T00:00:00Z,1,Infinity', 'FORECAST_NON_FINITE', /row 4: value Infinity/],
+    ['an empty value', 3, 'm,A,2024-01-04T00:00:00Z,1,', 'FORECAST_NON_FINITE', /row 4: value NaN/],
+    [
+      'a step beyond H',
+      6,
+      'm,B,2024-01-02,3,20.6',
+      'FORECAST_BAD_STEP',
+      /row 7: step 3 .* expected an integer 1…2/,
+    ],
+    [
+      'a reserved model name',
+      1,
+      'random_walk,A,2024-01-02,1,1',
+      'FORECAST_RESERVED_MODEL',
+      /row 2: model name 'random_walk' is reserved/,
+    ],
+  ])('rejects %s naming file, row and value', async (_what, index, line, code, message) => {
+    const lines = [...GOOD];
+    lines[index] = line;
+    const err = await rejection(lines);
+    expect(err.code).toBe(code);
+    expect(err.message).toMatch(message);
+    expect(err.context.file).toBe(join(dir, 'f.csv'));
+    expect(err.context.row).toBe(index + 1);
+  });
+
+  it('rejects missing steps, naming the model, series, origin and step', async () => {
+    const err = await rejection(GOOD.filter((_, i) => i !== 4));
+    expect(err.code).toBe('FORECAST_MISSING_STEPS');
+    expect(err.message).toMatch(/model m has no row for A @ 2024-01-04 step 2 \(1 of 6/);
+  });
+
+  it('rejects crossing quantiles and non-finite samples', async () => {
+    const q = ['model,series_id,origin,step,value,q0.1,q0.9', ...GOOD.slice(1).map((l) => `${l},1,2`)];
+    q[2] = 'm,A,2024-01-02,2,10.6,3,2';
+    expect((await rejection(q)).message).toMatch(/row 3: q0\.9 = 2 is below q0\.1 = 3/);
+    const s = ['model,series_id,origin,step,value,s1,s2', ...GOOD.slice(1).map((l) => `${l},1,2`)];
+    s[5] = 'm,B,2024-01-02,1,20.5,1,inf';
+    expect((await rejection(s)).message).toMatch(/row 6: s2 is NaN/);
+  });
+
+  it('rejects unknown columns and a missing required column at the header', async () => {
+    await expect(align(['model,series_id,origin,step,value,extra', 'm,A,2024-01-02,1,1,2'])).rejects.toThrow(
+      /unknown column\(s\) extra/,
+    );
+    await expect(align(['model,series_id,origin,value', 'm,A,2024-01-02,1'])).rejects.toThrow(
+      /missing column\(s\) step/,
+    );
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { makeBaselineForecasts, makePanelBaselines } from './make-baseline-forecasts.ts';
+import type { OriginRow } from './score-types.ts';
+
+const values = (rows: ReturnType<typeof makeBaselineForecasts>, model: string) =>
+  rows.filter((r) => r.model === model).map((r) => r.value);
+
+describe('makeBaselineForecasts', () => {
+  const o: OriginRow = {
+    series_id: 'x',
+    origin: '2024-01-05',
+    horizon: 7,
+    last_value: 8,
+    history_tail: [1, 2, 3, 4, 5, 6, 7, 8],
+  };
+
+  it('random walk repeats y_o; drift extends the mean change over the tail', () => {
+    const rows = makeBaselineForecasts([o], () => 'BD');
+    expect(values(rows, 'random_walk')).toEqual([8, 8, 8, 8, 8, 8, 8]);
+    expect(values(rows, 'drift')).toEqual([9, 10, 11, 12, 13, 14, 15]);
+  });
+
+  it('seasonal naive repeats the last season (BD: 5 steps) and falls back to the random walk when the tail is short', () => {
+    expect(
+      values(
+        makeBaselineForecasts([o], () => 'BD'),
+        'seasonal_naive',
+      ),
+    ).toEqual([4, 5, 6, 7, 8, 4, 5]);
+    const short = { ...o, history_tail: [7, 8] };
+    expect(
+      values(
+        makeBaselineForecasts([short], () => 'BD'),
+        'seasonal_naive',
+      ),
+    ).toEqual([8, 8, 8, 8, 8, 8, 8]);
+    expect(
+      values(
+        makeBaselineForecasts([{ ...o, history_tail: undefined }], () => 'BD'),
+        'drift',
+      ),
+    ).toEqual([8, 8, 8, 8, 8, 8, 8]);
+    // Annual series have no season: random walk.
+    expect(
+      values(
+        makeBaselineForecasts([o], () => 'A'),
+        'seasonal_naive',
+      ),
+    ).toEqual([8, 8, 8, 8, 8, 8, 8]);
+  });
+
+  it('canary: poisoning every target leaves the panel baselines bit-identical', () => {
+    const origins = [
+      o,
+      { ...o, origin: '2024-01-12', last_value: 9, history_tail: [2, 3, 4, 5, 6, 7, 8, 9] },
+    ];
+    const targets = origins.flatMap((x) =>
+      Array.from({ length: 7 }, (_, k) => ({
+        series_id: 'x',
+        origin: x.origin,
+        step: k + 1,
+        value: x.last_value + k,
+      })),
+    );
+    const poisoned = targets.map((t) => ({ ...t, value: t.value * 1000 + 7 }));
+    const a = makePanelBaselines(buildEvaluationPanel(origins, targets), ['BD']);
+    const b = makePanelBaselines(buildEvaluationPanel(origins, poisoned), ['BD']);
+    expect(a.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
+    for (let i = 0; i < a.length; i++) expect(Array.from(b[i].point)).toEqual(Array.from(a[i].point));
+    // The canary can fail: the realised values themselves do differ.
+    expect(buildEvaluationPanel(origins, poisoned).actual[0]).not.toBe(
+      buildEvaluationPanel(origins, targets).actual[0],
+    );
+  });
+});

@@ -1,0 +1,180 @@
+import { join } from 'node:path';
+import { InputError, type Manifest } from '@asof/schema';
+import type { TargetColumns } from './build-evaluation-panel.ts';
+import { readParquetColumns } from './read-parquet-columns.ts';
+import type { OriginRow, TaskRow } from './score-types.ts';
+
+export interface SplitData {
+  /** Null when the split has no tasks table (they then come from the parent universe's tasks). */
+  tasks: TaskRow[] | null;
+  origins: OriginRow[];
+  targets: TargetColumns;
+}
+
+/** Reads a verified split into the scorer's interfaces; swap it when the split's files differ. */
+export type SplitLoader = (manifest: Manifest, manifestDir: string) => Promise<SplitData>;
+
+/** History values kept per origin: enough for a 1y reference on daily series and any season length. */
+export const MAX_HISTORY_TAIL = 400;
+
+function outputsOf(manifest: Manifest, table: string): string[] {
+  return manifest.outputs.filter((o) => o.table === table).map((o) => o.path);
+}
+
+async function readTable(
+  manifest: Manifest,
+  dir: string,
+  table: string,
+  columns: readonly string[],
+  required: boolean,
+): Promise<Record<string, unknown[]> | null> {
+  const paths = outputsOf(manifest, table);
+  if (paths.length === 0) {
+    if (!required) return null;
+    throw new InputError(
+      'SPLIT_TABLE_MISSING',
+      `manifest ${manifest.name} lists no '${table}' output (tables: ${[...new Set(manifest.outputs.map((o) => o.table))].join(', ')}); score a split made by 'asof split'`,
+      { context: { table } },
+    );
+  }
+  const out: Record<string, unknown[]> = Object.fromEntries(columns.map((c) => [c, []]));
+  for (const p of paths) {
+    const { rows, columns: cols } = await readParquetColumns(join(dir, p), columns);
+    for (const c of columns) {
+      const src = cols[c];
+      const dst = out[c];
+      if (src) for (let i = 0; i < rows; i++) dst.push(src[i]);
+      else for (let i = 0; i < rows; i++) dst.push(undefined);
+    }
+  }
+  return out;
+}
+
+export function instantText(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  // Raw INT64 timestamps are epoch microseconds (the repo's convention).
+  if (typeof v === 'bigint') return new Date(Number(v / 1000n)).toISOString();
+  return String(v);
+}
+
+function num(v: unknown): number {
+  return typeof v === 'bigint' ? Number(v) : v === null || v === undefined ? Number.NaN : Number(v);
+}
+
+function nullableNum(v: unknown): number | null {
+  return v === null || v === undefined ? null : num(v);
+}
+
+function nullableText(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+/** The build's tasks table (TaskRow columns) from a manifest's `tasks` output(s). */
+export async function readTasksTable(
+  manifest: Manifest,
+  dir: string,
+  required = true,
+): Promise<TaskRow[] | null> {
+  const cols = [
+    'series_id',
+    'aspect',
+    'metric',
+    'p',
+    'h',
+    'p_steps',
+    'h_steps',
+    'scope',
+    'category',
+    'detail_category',
+    'frequency',
+  ] as const;
+  const t = await readTable(manifest, dir, 'tasks', cols, required);
+  if (t === null) return null;
+  return t.series_id.map((_, i) => ({
+    series_id: String(t.series_id[i]),
+    aspect: String(t.aspect[i]),
+    metric: String(t.metric[i]),
+    p: nullableText(t.p[i]),
+    h: nullableText(t.h[i]),
+    p_steps: nullableNum(t.p_steps[i]),
+    h_steps: nullableNum(t.h_steps[i]),
+    scope: String(t.scope[i]),
+    category: String(t.category[i]),
+    detail_category: String(t.detail_category[i]),
+    frequency: String(t.frequency[i]),
+  }));
+}
+
+/**
+ * Default SplitLoader for `asof split` output: `origins` (series_id, origin, horizon_steps or horizon,
+ * origin_index), `inputs` (series_id, origin, timestamp, value: the as-of history at each origin, whose
+ * last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail), `targets` (series_id,
+ * origin, step, value) and, when the split carries one, `tasks`. An origin without inputs is an error: the
+ * baselines need y_o.
+ */
+export const readSplitTables: SplitLoader = async (manifest, dir) => {
+  const o = (await readTable(
+    manifest,
+    dir,
+    'origins',
+    ['series_id', 'origin', 'horizon_steps', 'horizon', 'origin_index', 'last_value'],
+    true,
+  ))!;
+  const inputs = await readTable(
+    manifest,
+    dir,
+    'inputs',
+    ['series_id', 'origin', 'timestamp', 'value'],
+    false,
+  );
+  const t = (await readTable(manifest, dir, 'targets', ['series_id', 'origin', 'step', 'value'], true))!;
+  const history = new Map<string, { ts: number[]; values: number[] }>();
+  if (inputs) {
+    for (let i = 0; i < inputs.series_id.length; i++) {
+      const key = `${inputs.series_id[i]}|${instantText(inputs.origin[i])}`;
+      let h = history.get(key);
+      if (!h) {
+        h = { ts: [], values: [] };
+        history.set(key, h);
+      }
+      const ts = inputs.timestamp[i];
+      h.ts.push(ts instanceof Date ? ts.getTime() : Date.parse(instantText(ts)));
+      h.values.push(num(inputs.value[i]));
+    }
+  }
+  const origins: OriginRow[] = o.series_id.map((sid, i) => {
+    const series_id = String(sid);
+    const origin = instantText(o.origin[i]);
+    const horizon = num(o.horizon_steps[i] ?? o.horizon[i]);
+    const h = history.get(`${series_id}|${origin}`);
+    let tail: number[] | undefined;
+    if (h) {
+      const order = h.ts.map((_, k) => k).sort((a, b) => h.ts[a] - h.ts[b]);
+      tail = order.slice(-MAX_HISTORY_TAIL).map((k) => h.values[k]);
+    }
+    const last = tail?.length ? tail[tail.length - 1] : num(o.last_value[i]);
+    if (!Number.isFinite(last)) {
+      throw new InputError(
+        'SPLIT_NO_ORIGIN_VALUE',
+        `split origins row ${i + 1}: ${series_id} @ ${origin} has no input history (no inputs rows, no last_value); the baselines need y_o`,
+        { context: { row: i + 1, value: `${series_id} @ ${origin}` } },
+      );
+    }
+    const row: OriginRow = { series_id, origin, horizon, last_value: last, history_tail: tail };
+    const idx = nullableNum(o.origin_index[i]);
+    if (idx !== null) row.origin_index = idx;
+    return row;
+  });
+  let tasks: TaskRow[] | null = null;
+  if (outputsOf(manifest, 'tasks').length) tasks = await readTasksTable(manifest, dir);
+  return {
+    tasks,
+    origins,
+    targets: {
+      series_id: t.series_id.map(String),
+      origin: t.origin.map(instantText),
+      step: t.step.map(num),
+      value: t.value.map(num),
+    },
+  };
+};

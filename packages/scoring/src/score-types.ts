@@ -1,0 +1,62 @@
+/**
+ * The in-memory contract the scorer works on. File readers (the split's Parquet, forecast CSV/Parquet)
+ * convert into these; nothing past this boundary touches a file.
+ */
+
+/** One row of the build's tasks table: a metric column the registry assigns to an evaluation series. */
+export interface TaskRow {
+  series_id: string;
+  aspect: string;
+  metric: string;
+  p: string | null;
+  h: string | null;
+  p_steps: number | null;
+  h_steps: number | null;
+  scope: string;
+  category: string;
+  detail_category: string;
+  frequency: string;
+}
+
+/** One forecast origin of one series, as the split defines it. */
+export interface OriginRow {
+  series_id: string;
+  /** ISO instant (or date) of the origin; matched to forecast origins as an instant. */
+  origin: string;
+  /** Number of target steps after the origin (H). */
+  horizon: number;
+  /** y_o: the last input value known at the origin. */
+  last_value: number;
+  /**
+   * The last L input values known at the origin, oldest first, ending with y_o (so
+   * `history_tail[L − 1] === last_value`). Needed for drift / seasonal-naive baselines, for references
+   * y_{o+h−p} with p > h, and for the random walk's volatility; optional.
+   */
+  history_tail?: number[];
+  /** Position of the origin on the series' step grid (the split's origin_index); used to check spacing. */
+  origin_index?: number;
+}
+
+/** One realised target value: y_{o+step}. */
+export interface TargetRow {
+  series_id: string;
+  origin: string;
+  step: number;
+  value: number;
+}
+
+/** One submitted forecast value ŷ_{o+step}, with optional quantiles ('q0.05' → value) or samples. */
+export interface ForecastRow {
+  model: string;
+  series_id: string;
+  origin: string;
+  step: number;
+  value: number;
+  quantiles?: Record<string, number>;
+  samples?: number[];
+}
+
+/** Baseline model names; reserved (a submitted model may not use them). */
+export const BASELINE_MODELS = ['random_walk', 'drift', 'seasonal_naive'] as const;
+export type BaselineModel = (typeof BASELINE_MODELS)[number];
+export const RANDOM_WALK = 'random_walk';

@@ -1,0 +1,244 @@
+import type { ModelForecasts } from './align-forecasts.ts';
+import type { EvaluationPanel } from './build-evaluation-panel.ts';
+import { crpsGaussian } from './metrics/crps-gaussian.ts';
+import { crpsQuantiles } from './metrics/crps-quantiles.ts';
+import { crpsSamples } from './metrics/crps-samples.ts';
+import { sampleStd } from './metrics/sample-std.ts';
+import { normalQuantile } from './normal-quantile.ts';
+
+/**
+ * Tycheon metrics live in "return space" at the horizon end: r_o = (y_{o+H} − y_o)/|y_o| and
+ * r̂_o = (ŷ_{o+H} − y_o)/|y_o| (the simple return for positive series; |y_o| keeps the direction for
+ * negative ones, e.g. spreads). That makes losses comparable across series so a unit's origins can be
+ * pooled in one Diebold–Mariano test. Origins with y_o = 0 or an unknown y_{o+H} are left out.
+ */
+export interface TycheonFrame {
+  /** usable origins, series-major, time order */
+  origins: Int32Array;
+  /** frame rows of series s: seriesStart[s] … seriesStart[s+1] − 1 */
+  seriesStart: Int32Array;
+  scale: Float64Array;
+  realized: Float64Array;
+  /**
+   * The random walk's H-step standard deviation in return space: the sample std of one-step changes over
+   * the history tail, over |y_o|, times √H ("no change, with volatility estimated from the recent past").
+   * NaN when the tail has fewer than 3 values or no variation: the random walk is then a point mass.
+   */
+  rwSigma: Float64Array;
+  /** Σ_{k=1..H} ((y_{o+k} − y_{o+k−1})/|y_o|)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
+  realizedVariance: Float64Array;
+}
+
+export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
+  const nSeries = panel.seriesIds.length;
+  const seriesStart = new Int32Array(nSeries + 1);
+  const origins: number[] = [];
+  for (let s = 0; s < nSeries; s++) {
+    for (let o = panel.seriesOriginStart[s]; o < panel.seriesOriginStart[s + 1]; o++) {
+      const y0 = panel.lastValue[o];
+      const yH = panel.actual[panel.targetOffset[o] + panel.horizon[o] - 1];
+      if (y0 !== 0 && Number.isFinite(yH)) origins.push(o);
+    }
+    seriesStart[s + 1] = origins.length;
+  }
+  const n = origins.length;
+  const scale = new Float64Array(n);
+  const realized = new Float64Array(n);
+  const rwSigma = new Float64Array(n);
+  const realizedVariance = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = origins[i];
+    const y0 = panel.lastValue[o];
+    scale[i] = Math.abs(y0);
+    realized[i] = (panel.actual[panel.targetOffset[o] + panel.horizon[o] - 1] - y0) / scale[i];
+    const tail = panel.historyTail[o];
+    let sigma = Number.NaN;
+    if (tail !== null && tail.length >= 3) {
+      const diffs = new Float64Array(tail.length - 1);
+      for (let k = 1; k < tail.length; k++) diffs[k - 1] = (tail[k] - tail[k - 1]) / scale[i];
+      sigma = sampleStd(diffs) * Math.sqrt(panel.horizon[o]);
+    }
+    rwSigma[i] = sigma > 0 && Number.isFinite(sigma) ? sigma : Number.NaN;
+    let rv = 0;
+    let prev = y0;
+    for (let k = 0; k < panel.horizon[o]; k++) {
+      const y = panel.actual[panel.targetOffset[o] + k];
+      const d = (y - prev) / scale[i];
+      rv += d * d;
+      prev = y;
+    }
+    realizedVariance[i] = rv;
+  }
+  return { origins: Int32Array.from(origins), seriesStart, scale, realized, rwSigma, realizedVariance };
+}
+
+export type CrpsKind = 'point' | 'samples' | 'quantiles';
+
+export function crpsKindOf(model: ModelForecasts): CrpsKind {
+  return model.samples ? 'samples' : model.quantiles ? 'quantiles' : 'point';
+}
+
+/** A model's horizon-end forecasts and per-origin losses in return space, aligned with the frame. */
+export interface TycheonLosses {
+  forecast: Float64Array;
+  squaredError: Float64Array;
+  crps: Float64Array;
+  kind: CrpsKind;
+  /** True for the quantile-grid CRPS (flagged *). */
+  approximate: boolean;
+}
+
+/**
+ * CRPS by the model's kind: point forecasts are a point mass (CRPS = |r̂ − r|), samples use the fair
+ * estimator (exact), quantiles the trapezoid pinball integral (approximate).
+ */
+export function tycheonLosses(
+  panel: EvaluationPanel,
+  model: ModelForecasts,
+  frame: TycheonFrame,
+): TycheonLosses {
+  const n = frame.origins.length;
+  const forecast = new Float64Array(n);
+  const squaredError = new Float64Array(n);
+  const crps = new Float64Array(n);
+  const kind = crpsKindOf(model);
+  const M = model.sampleCount;
+  const K = model.quantileLevels?.length ?? 0;
+  const buf = new Float64Array(Math.max(M, K));
+  for (let i = 0; i < n; i++) {
+    const o = frame.origins[i];
+    const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
+    const y0 = panel.lastValue[o];
+    const sc = frame.scale[i];
+    const r = frame.realized[i];
+    const f = (model.point[idx] - y0) / sc;
+    forecast[i] = f;
+    squaredError[i] = (f - r) * (f - r);
+    if (kind === 'samples') {
+      for (let k = 0; k < M; k++) buf[k] = (model.samples![idx * M + k] - y0) / sc;
+      crps[i] = crpsSamples(buf.subarray(0, M), r);
+    } else if (kind === 'quantiles') {
+      for (let k = 0; k < K; k++) buf[k] = (model.quantiles![idx * K + k] - y0) / sc;
+      crps[i] = crpsQuantiles(model.quantileLevels!, buf.subarray(0, K), r).value;
+    } else crps[i] = Math.abs(f - r);
+  }
+  return { forecast, squaredError, crps, kind, approximate: kind === 'quantiles' };
+}
+
+/**
+ * The random walk's CRPS of the same kind as a model's, so a DM test never pairs exact with approximate
+ * values: point → |r|; samples → Gaussian N(0, σ²) in closed form (exact; |r| where σ is unknown);
+ * quantiles → the trapezoid integral over the model's own grid of the Gaussian's quantiles (approximate).
+ */
+export function randomWalkCrps(
+  frame: TycheonFrame,
+  kind: CrpsKind,
+  levels: readonly number[] | null,
+): Float64Array {
+  const n = frame.origins.length;
+  const out = new Float64Array(n);
+  const z = levels ? levels.map(normalQuantile) : [];
+  const q = new Float64Array(z.length);
+  for (let i = 0; i < n; i++) {
+    const r = frame.realized[i];
+    const sigma = frame.rwSigma[i];
+    if (kind === 'point') out[i] = Math.abs(r);
+    else if (kind === 'samples') out[i] = Number.isNaN(sigma) ? Math.abs(r) : crpsGaussian(0, sigma, r);
+    else {
+      for (let k = 0; k < z.length; k++) q[k] = Number.isNaN(sigma) ? 0 : sigma * z[k];
+      out[i] = crpsQuantiles(levels!, q, r).value;
+    }
+  }
+  return out;
+}
+
+/** Central interval [lower, upper] of nominal coverage c from a model's quantiles or samples, or null. */
+export function intervalBounds(
+  panel: EvaluationPanel,
+  model: ModelForecasts,
+  frame: TycheonFrame,
+  nominal: number,
+): { lower: Float64Array; upper: Float64Array } | null {
+  const lo = (1 - nominal) / 2;
+  const hi = (1 + nominal) / 2;
+  const n = frame.origins.length;
+  const K = model.quantileLevels?.length ?? 0;
+  const M = model.sampleCount;
+  let kLo = -1;
+  let kHi = -1;
+  if (K) {
+    kLo = model.quantileLevels!.findIndex((l) => Math.abs(l - lo) < 1e-9);
+    kHi = model.quantileLevels!.findIndex((l) => Math.abs(l - hi) < 1e-9);
+    if (kLo < 0 || kHi < 0) return null;
+  } else if (M < 2) return null;
+  const lower = new Float64Array(n);
+  const upper = new Float64Array(n);
+  const buf = new Float64Array(M);
+  for (let i = 0; i < n; i++) {
+    const o = frame.origins[i];
+    const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
+    const y0 = panel.lastValue[o];
+    const sc = frame.scale[i];
+    if (K) {
+      lower[i] = (model.quantiles![idx * K + kLo] - y0) / sc;
+      upper[i] = (model.quantiles![idx * K + kHi] - y0) / sc;
+    } else {
+      for (let k = 0; k < M; k++) buf[k] = (model.samples![idx * M + k] - y0) / sc;
+      buf.sort();
+      lower[i] = empiricalQuantile(buf, lo);
+      upper[i] = empiricalQuantile(buf, hi);
+    }
+  }
+  return { lower, upper };
+}
+
+/** Type-7 (linear interpolation) quantile of sorted values, as R's default and numpy's. */
+function empiricalQuantile(sorted: Float64Array, p: number): number {
+  const h = (sorted.length - 1) * p;
+  const i = Math.floor(h);
+  return i + 1 < sorted.length ? sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]) : sorted[i];
+}
+
+/**
+ * A model's forecast variance of the horizon-end return, for QLIKE: the sample variance of its samples, or
+ * (flagged approximate) the normal variance implied by its interquartile (q0.25–q0.75) or q0.1–q0.9 range.
+ * Null for point forecasts.
+ */
+export function forecastVariance(
+  panel: EvaluationPanel,
+  model: ModelForecasts,
+  frame: TycheonFrame,
+): { variance: Float64Array; approximate: boolean } | null {
+  const n = frame.origins.length;
+  const M = model.sampleCount;
+  const levels = model.quantileLevels ?? [];
+  const K = levels.length;
+  const find = (l: number) => levels.findIndex((x) => Math.abs(x - l) < 1e-9);
+  let lo = find(0.25);
+  let hi = find(0.75);
+  let width = 2 * normalQuantile(0.75);
+  if (lo < 0 || hi < 0) {
+    lo = find(0.1);
+    hi = find(0.9);
+    width = 2 * normalQuantile(0.9);
+  }
+  if (M < 2 && (K === 0 || lo < 0 || hi < 0)) return null;
+  const variance = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = frame.origins[i];
+    const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
+    const sc = frame.scale[i];
+    if (M >= 2) {
+      let mean = 0;
+      for (let k = 0; k < M; k++) mean += model.samples![idx * M + k];
+      mean /= M;
+      let ss = 0;
+      for (let k = 0; k < M; k++) ss += (model.samples![idx * M + k] - mean) ** 2;
+      variance[i] = ss / (M - 1) / (sc * sc);
+    } else {
+      const sd = (model.quantiles![idx * K + hi] - model.quantiles![idx * K + lo]) / width / sc;
+      variance[i] = sd * sd;
+    }
+  }
+  return { variance, approximate: M < 2 };
+}
