@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import { buildSegments, SEGMENTS_TABLE_SPEC } from '@asof/patterns';
 import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
@@ -12,6 +13,7 @@ import {
   runModels,
   StageSink,
   UNIVERSE_MODELS,
+  writeTable,
   writeUniverse,
 } from '@asof/transform';
 import { gitState } from './git-state.ts';
@@ -61,7 +63,12 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     await createStagingTables(duck);
     await loadRegistryTables(duck, registry);
     const sink = await StageSink.create(duck);
-    const report = await runSources(config, sink, { cwd: options.cwd ?? process.cwd(), log: step });
+    const report = await runSources(config, sink, {
+      cwd: options.cwd ?? process.cwd(),
+      log: step,
+      duck,
+      registry,
+    });
     sink.close();
     for (const k of report.skipped) {
       sink.addWarning({ code: 'SOURCE_SKIPPED', message: `${k.source} ${k.id} skipped: ${k.reason}` });
@@ -71,7 +78,8 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
     await assertInvariants(duck);
     step('models built, invariants hold');
-    const written = await writeUniverse(duck, tmp);
+    await buildSegments(duck, { log: step });
+    const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];
     step(`wrote ${written.length} Parquet files`);
     const outputs: ManifestOutput[] = [];
     for (const w of written) {

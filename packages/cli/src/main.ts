@@ -10,6 +10,7 @@ import {
   VERIFY_USAGE,
   verifyCommand,
 } from './commands.ts';
+import { EXPORT_USAGE, exportCommand } from './export-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
 
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
   ingest: ingestCommand,
   score: scoreCommand,
+  export: exportCommand,
   verify: verifyCommand,
   show: showCommand,
   taxonomy: taxonomyCommand,
@@ -27,6 +29,7 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
   ${BUILD_USAGE}
   ${INGEST_USAGE}
   ${SCORE_USAGE}
+  ${EXPORT_USAGE}
   ${VERIFY_USAGE}
   ${SHOW_USAGE}
   ${TAXONOMY_USAGE}

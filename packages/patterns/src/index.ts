@@ -1,1 +1,16 @@
-export {};
+export { buildSegments, SEGMENTS_ORDER_BY, SEGMENTS_TABLE_SPEC } from './build-segments.ts';
+export type {
+  ExportFintsbOptions,
+  ExportFintsbResult,
+  FintsbPattern,
+  PatternStatistics,
+} from './export-fintsb.ts';
+export { exportFintsb, FINTSB_PATTERNS } from './export-fintsb.ts';
+export type { SegmentOptions } from './segment-options.ts';
+export { DEFAULT_GRID_EPOCH, DEFAULT_SEGMENT_LENGTHS, segmentParams } from './segment-options.ts';
+export type { AdfOptions, AdfRegression, AdfResult } from './stats/adf-statistic.ts';
+export { adfStatistic } from './stats/adf-statistic.ts';
+export { forecastability } from './stats/forecastability.ts';
+export { lag1Autocorrelation } from './stats/lag1-autocorrelation.ts';
+export type { SequenceCharacteristics } from './stats/sequence-characteristics.ts';
+export { sequenceCharacteristics } from './stats/sequence-characteristics.ts';

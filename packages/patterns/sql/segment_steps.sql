@@ -1,0 +1,101 @@
+-- segment_steps: every observed step of every series (latest view), placed on its frequency's calendar
+-- grid and cut into non-overlapping segments of L steps, with its return inside the segment (SPEC §7).
+-- grain: (series_key, segment, step); series_key = the rank of series_id in `series` (1…n), which
+--   segment_stats maps back to series_id
+-- invariants: segment k of a frequency covers grid positions [k·L, (k+1)·L) for every series, the grid
+--   being counted from $epoch (a Monday): BD = weekdays, D = days, W = Monday-based weeks, M/Q/A =
+--   calendar months/quarters/years, so one cross-section compares the same dates. 0 ≤ step < L. ret is
+--   NULL for the first observed step of a segment (a return never reaches into the previous segment).
+--   Frequencies whose length is ≤ 0 are skipped; BD observations on a Saturday/Sunday are off the grid
+--   and dropped. Of several observations on one grid position (none in a well-formed series) the one
+--   with the latest timestamp is kept, and returns skip the others (exact for up to two per position).
+--   The local date of an instant is the UTC date of timestamp − 6 h (BD, D: session closes and
+--   end-of-day stamps of UTC−6…UTC+9 zones) or − 12 h (W, M, Q, A: period ends at 23:59:59.999999
+--   local, any zone UTC−12…UTC+12) — DuckDB here has no ICU, and series carry no time zone.
+WITH keyed_series AS (
+  -- Integer keys sort several times faster than the VARCHAR ids in the window below.
+  SELECT series_id, frequency, n_revisions, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key
+  FROM series
+),
+source AS (
+  -- Latest view (SPEC §1): series without revisions have one row per timestamp already, which spares
+  -- the big panels a per-row window.
+  SELECT s.series_key, o."timestamp", o.value, s.frequency
+  FROM observations AS o JOIN keyed_series AS s USING (series_id)
+  WHERE s.n_revisions = 0
+  UNION ALL
+  SELECT any_value(s.series_key), o."timestamp", arg_max(o.value, o.available_at) AS value, any_value(s.frequency)
+  FROM observations AS o JOIN keyed_series AS s USING (series_id)
+  WHERE s.n_revisions > 0
+  GROUP BY o.series_id, o."timestamp"
+),
+renamed AS (
+  SELECT
+    series_key,
+    "timestamp",
+    value,
+    frequency,
+    CASE frequency
+      WHEN 'BD' THEN $len_bd WHEN 'D' THEN $len_d WHEN 'W' THEN $len_w
+      WHEN 'M' THEN $len_m WHEN 'Q' THEN $len_q WHEN 'A' THEN $len_a
+    END::INTEGER AS segment_length,
+    CAST(floor((epoch_us("timestamp") - (CASE WHEN frequency IN ('BD', 'D') THEN 6 ELSE 12 END) * 3600000000)
+      / 86400000000) AS BIGINT) AS local_day,
+    CAST($epoch::DATE - DATE '1970-01-01' AS BIGINT) AS epoch_day
+  FROM source
+),
+placed AS (
+  SELECT
+    *,
+    local_day - epoch_day AS d,
+    CAST(floor((local_day - epoch_day) / 7) AS BIGINT) AS w,
+    DATE '1970-01-01' + CAST(local_day AS INTEGER) AS local_date
+  FROM renamed
+  WHERE segment_length > 0
+),
+gridded AS (
+  SELECT
+    series_key, "timestamp", value, segment_length,
+    CASE frequency
+      WHEN 'BD' THEN 5 * w + (d - 7 * w)
+      WHEN 'D' THEN d
+      WHEN 'W' THEN w
+      WHEN 'M' THEN datediff('month', $epoch::DATE, local_date)
+      WHEN 'Q' THEN datediff('quarter', $epoch::DATE, local_date)
+      WHEN 'A' THEN datediff('year', $epoch::DATE, local_date)
+    END AS pos
+  FROM placed
+  WHERE frequency <> 'BD' OR d - 7 * w < 5
+),
+segmented AS (
+  SELECT
+    series_key, "timestamp", value,
+    CAST(floor(pos / segment_length) AS INTEGER) AS segment,
+    CAST(pos - floor(pos / segment_length) * segment_length AS INTEGER) AS step
+  FROM gridded
+),
+ordered AS (
+  -- One sort serves all: a dedupe by (series_key, pos) would cost a hash aggregate over every row.
+  SELECT
+    series_key, segment, step, "timestamp", value,
+    lead(step) OVER w AS next_step,
+    CASE WHEN lag(step) OVER w = step THEN lag(value, 2) OVER w ELSE lag(value) OVER w END AS prev_value,
+    min(value) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS min_value
+  FROM segmented
+  WINDOW w AS (PARTITION BY series_key, segment ORDER BY step, "timestamp")
+),
+final AS (
+  SELECT
+    series_key, segment, step, "timestamp", value,
+    CASE
+      WHEN prev_value IS NULL THEN NULL
+      -- Levels that touch or cross zero: a ratio would be meaningless or flip sign, use differences.
+      WHEN min_value <= 0 THEN value - prev_value
+      ELSE value / prev_value - 1
+    END AS ret
+  FROM ordered
+  WHERE next_step IS DISTINCT FROM step
+)
+-- Sorted on the grain: the table's physical order is then fixed, which keeps the float sums of
+-- segment_stats (run single-threaded) in one order, so segments.parquet is byte-reproducible.
+SELECT * FROM final ORDER BY series_key, segment, step

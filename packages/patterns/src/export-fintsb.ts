@@ -1,0 +1,378 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Duck, quoteLiteral, streamArrow } from '@asof/duck';
+import {
+  canonicalJson,
+  finalizeManifest,
+  hashFile,
+  sha256Hex,
+  verifyManifest,
+  writeManifest,
+} from '@asof/manifest';
+import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
+import { runSegmentModel } from './run-segment-model.ts';
+import { segmentParams } from './segment-options.ts';
+import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
+
+export const FINTSB_PATTERNS = ['uptrend', 'downtrend', 'volatile', 'extreme'] as const;
+export type FintsbPattern = (typeof FINTSB_PATTERNS)[number];
+
+export interface ExportFintsbOptions {
+  /** The parent universe's manifest.json (verified before anything is read). */
+  manifestPath: string;
+  /** Output folder; replaced as a whole only once the export is complete. */
+  outDir: string;
+  /** Series per dataset (FinTSB: 300). */
+  k?: number;
+  /** Steps per dataset, ≤ the segment length of `frequency` (FinTSB: 250 trading days). */
+  length?: number;
+  /** Datasets per pattern (FinTSB: 5). */
+  datasets?: number;
+  frequency?: Frequency;
+  /** 'quota' = FinTSB's ranking within a cross-section (default); 'threshold' = SPEC §7 thresholds. */
+  labelMode?: 'quota' | 'threshold';
+  createdBy?: { asof_version: string; git_commit: string | null; git_dirty: boolean | null };
+  log?: (line: string) => void;
+}
+
+/** One row of the statistics table (the shape of FinTSB Table 1). */
+export interface PatternStatistics {
+  pattern: FintsbPattern;
+  datasets: number;
+  series: number;
+  /** Means over the exported (series, dataset) pairs, each computed on the exported returns. */
+  adf_stat: number;
+  acf1: number;
+  forecastability: number;
+  split: '7:1:2';
+}
+
+export interface ExportFintsbResult {
+  manifest: Manifest;
+  manifestPath: string;
+  statistics: PatternStatistics[];
+}
+
+const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
+
+function positiveInt(name: string, v: number): number {
+  if (!Number.isInteger(v) || v < 1) {
+    throw new InputError('USAGE', `--${name} ${v}: expected a positive integer`);
+  }
+  return v;
+}
+
+/**
+ * Writes a FinTSB-style benchmark derived from a built universe (SPEC §7): 4 patterns × `datasets`
+ * datasets of `k` series × `length` steps, no (series, segment) pair used twice, each split 7:1:2 in
+ * time, with features normalised across the dataset's series per day. Files: datasets/<pattern>_<n>.parquet
+ * (the panel), members.parquet, datasets.parquet (split dates), statistics.parquet, and a derived
+ * manifest (kind 'fintsb-export') naming the parent's dataset_id.
+ */
+export async function exportFintsb(options: ExportFintsbOptions): Promise<ExportFintsbResult> {
+  const k = positiveInt('k', options.k ?? 300);
+  const length = positiveInt('length', options.length ?? 250);
+  const nDatasets = positiveInt('datasets', options.datasets ?? 5);
+  const frequency = options.frequency ?? 'BD';
+  const labelMode = options.labelMode ?? 'quota';
+  if (length < 10)
+    throw new InputError('USAGE', `--length ${length}: expected at least 10 steps (7:1:2 split)`);
+  const log = options.log ?? (() => {});
+  const parent = await verifyManifest(options.manifestPath);
+  const root = dirname(options.manifestPath);
+  const outputsOf = (table: string) => parent.outputs.filter((o) => o.table === table);
+  const segmentsOut = outputsOf('segments');
+  if (segmentsOut.length !== 1) {
+    throw new InputError(
+      'NO_SEGMENTS',
+      `${options.manifestPath}: lists ${segmentsOut.length} segments files, expected 1 (segments.parquet); rebuild the universe with a version of asof that writes segments (SPEC §7)`,
+    );
+  }
+  const seriesOut = outputsOf('series');
+  const obsOut = outputsOf('observations');
+  const file = (o: ManifestOutput) => join(root, ...o.path.split('/'));
+  const used = [...segmentsOut, ...seriesOut, ...obsOut];
+
+  const tmp = `${options.outDir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, 'datasets'), { recursive: true });
+  const duck = await Duck.open({ threads: 2 });
+  try {
+    await duck.run(
+      `CREATE TABLE segments AS SELECT * FROM read_parquet(${quoteLiteral(file(segmentsOut[0]))})`,
+    );
+    const lengths = await duck.all<{ frequency: string; segment_length: number; grid_epoch: string }>(
+      `SELECT DISTINCT frequency, segment_length, strftime(grid_epoch, '%Y-%m-%d') AS grid_epoch FROM segments`,
+    );
+    const mine = lengths.find((l) => l.frequency === frequency);
+    if (!mine) {
+      throw new InputError(
+        'NO_SEGMENTS',
+        `frequency ${frequency}: the parent has no labelled segments of it (it has ${lengths.map((l) => l.frequency).join(', ') || 'none'})`,
+      );
+    }
+    if (length > mine.segment_length) {
+      throw new InputError(
+        'USAGE',
+        `--length ${length}: longer than the ${frequency} segments of the parent (${mine.segment_length} steps); use --length ${mine.segment_length} or less`,
+      );
+    }
+    const params = {
+      ...segmentParams({
+        lengths: Object.fromEntries(lengths.map((l) => [l.frequency, l.segment_length])),
+        epoch: mine.grid_epoch,
+      }),
+      frequency,
+      k,
+      datasets: nDatasets,
+      label_mode: labelMode,
+      length,
+    };
+    await runSegmentModel(duck, 'fintsb_members', params);
+    await assertEnoughDatasets(duck, k, nDatasets, labelMode, frequency);
+    log(`selected ${FINTSB_PATTERNS.length} × ${nDatasets} datasets of ${k} series`);
+
+    // Only the members' series are re-segmented: segment_steps is per series, so the steps are the same
+    // as in the parent build.
+    await duck.run(
+      `CREATE TABLE series AS SELECT * FROM read_parquet(${quoteLiteral(file(seriesOut[0]))})
+       WHERE series_id IN (SELECT series_id FROM fintsb_members)`,
+    );
+    await duck.run(
+      `CREATE TABLE observations AS SELECT series_id, "timestamp", available_at, value
+       FROM read_parquet([${obsOut.map((o) => quoteLiteral(file(o))).join(', ')}])
+       WHERE series_id IN (SELECT series_id FROM series)`,
+    );
+    await runSegmentModel(duck, 'segment_steps', params);
+    await runSegmentModel(duck, 'fintsb_rows', params);
+    const statistics = await computeStatistics(duck);
+
+    const outputs: ManifestOutput[] = [];
+    const write = async (path: string, table: string, query: string, orderBy: string, time?: string) => {
+      const target = join(tmp, ...path.split('/'));
+      await duck.writeParquet(`${query} ORDER BY ${orderBy}`, target);
+      outputs.push(await describeOutput(duck, tmp, path, table, time));
+    };
+    const names = await duck.all<{ dataset: string }>(
+      'SELECT DISTINCT dataset FROM fintsb_members ORDER BY dataset',
+    );
+    for (const { dataset } of names) {
+      await write(
+        `datasets/${dataset}.parquet`,
+        'fintsb_rows',
+        `SELECT * FROM fintsb_rows WHERE dataset = ${quoteLiteral(dataset)}`,
+        'series_id, step',
+        'timestamp',
+      );
+    }
+    await write('members.parquet', 'fintsb_members', 'SELECT * FROM fintsb_members', 'dataset, series_id');
+    await write(
+      'datasets.parquet',
+      'fintsb_datasets',
+      `SELECT dataset, any_value(pattern) AS pattern, any_value(frequency) AS frequency, any_value(segment) AS segment,
+         count(DISTINCT series_id) AS k, ${length} AS length,
+         min("timestamp") FILTER (WHERE split = 'train') AS train_start, max("timestamp") FILTER (WHERE split = 'train') AS train_end,
+         min("timestamp") FILTER (WHERE split = 'valid') AS valid_start, max("timestamp") FILTER (WHERE split = 'valid') AS valid_end,
+         min("timestamp") FILTER (WHERE split = 'test') AS test_start, max("timestamp") FILTER (WHERE split = 'test') AS test_end
+       FROM fintsb_rows JOIN fintsb_members USING (dataset, series_id, pattern, segment) GROUP BY dataset`,
+      'dataset',
+    );
+    await duck.run(
+      'CREATE TABLE fintsb_statistics (pattern VARCHAR, datasets INTEGER, series INTEGER, adf_stat DOUBLE, acf1 DOUBLE, forecastability DOUBLE, split VARCHAR)',
+    );
+    for (const s of statistics) {
+      await duck.run('INSERT INTO fintsb_statistics VALUES ($p, $d, $s, $a, $c, $f, $x)', {
+        p: s.pattern,
+        d: s.datasets,
+        s: s.series,
+        a: s.adf_stat,
+        c: s.acf1,
+        f: s.forecastability,
+        x: s.split,
+      });
+    }
+    await write('statistics.parquet', 'fintsb_statistics', 'SELECT * FROM fintsb_statistics', 'pattern');
+
+    const config = { k, length, datasets: nDatasets, frequency, label_mode: labelMode };
+    const manifest = finalizeManifest({
+      manifest_version: 1,
+      name: `${parent.name}-fintsb`,
+      kind: 'fintsb-export',
+      parent_dataset_id: parent.dataset_id,
+      created_by: {
+        asof_version: options.createdBy?.asof_version ?? parent.created_by.asof_version,
+        duckdb_version: await duck.version(),
+        git_commit: options.createdBy?.git_commit ?? null,
+        git_dirty: options.createdBy?.git_dirty ?? null,
+      },
+      config,
+      config_sha256: sha256Hex(canonicalJson(config)),
+      registry: parent.registry,
+      inputs: used.map((o) => ({ source: 'parent', key: o.path, sha256: o.sha256, bytes: o.bytes })),
+      outputs,
+      warnings: [],
+      summary: { datasets: names.length, statistics },
+    });
+    writeManifest(join(tmp, 'manifest.json'), manifest);
+    duck.close();
+    replaceDir(tmp, options.outDir);
+    log(`done: ${join(options.outDir, 'manifest.json')}`);
+    return { manifest, manifestPath: join(options.outDir, 'manifest.json'), statistics };
+  } catch (err) {
+    try {
+      duck.close();
+    } catch {
+      // already closed after a successful write
+    }
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+function replaceDir(tmp: string, dest: string): void {
+  const old = `${dest}.old-${process.pid}`;
+  if (existsSync(dest)) renameSync(dest, old);
+  renameSync(tmp, dest);
+  rmSync(old, { recursive: true, force: true });
+}
+
+async function assertEnoughDatasets(
+  duck: Duck,
+  k: number,
+  n: number,
+  mode: string,
+  frequency: string,
+): Promise<void> {
+  const have = await duck.all<{ pattern: string; n: bigint }>(
+    'SELECT pattern, count(DISTINCT dataset) AS n FROM fintsb_members GROUP BY pattern',
+  );
+  const short = FINTSB_PATTERNS.filter((p) => Number(have.find((h) => h.pattern === p)?.n ?? 0) < n);
+  if (short.length === 0) return;
+  // The largest k that would still give n datasets per pattern: the n-th largest pool of each pattern.
+  const pools = await duck.all<{ pattern: string; pool: bigint }>(
+    `SELECT pattern, pool FROM (
+       SELECT pattern, count(*) AS pool, row_number() OVER (PARTITION BY pattern ORDER BY count(*) DESC) AS r
+       FROM (
+         SELECT CASE WHEN $mode = 'quota' THEN quota_label ELSE label END AS pattern, segment
+         FROM segments
+         WHERE frequency = $frequency AND adf_stat IS NOT NULL AND acf1 IS NOT NULL AND forecastability IS NOT NULL
+       )
+       WHERE pattern IS NOT NULL
+       GROUP BY pattern, segment
+     ) WHERE r = $n`,
+    { mode, n, frequency },
+  );
+  const maxK = Math.min(...FINTSB_PATTERNS.map((p) => Number(pools.find((x) => x.pattern === p)?.pool ?? 0)));
+  throw new InputError(
+    'NOT_ENOUGH_SEGMENTS',
+    `cannot make ${n} disjoint datasets of ${k} series for pattern(s) ${short.join(', ')} (${mode} labels): ${
+      have.map((h) => `${h.pattern} ${h.n}`).join(', ') || 'none'
+    } possible; ${maxK > 0 ? `use --k ${maxK} or fewer` : 'use fewer --datasets'}${mode === 'quota' ? ', or --labels threshold' : ''}`,
+    {
+      context: {
+        k,
+        datasets: n,
+        mode,
+        possible: have.map((h) => ({ pattern: h.pattern, datasets: Number(h.n) })),
+      },
+    },
+  );
+}
+
+/** Per pattern, the mean characteristics over the exported (dataset, series) returns. */
+async function computeStatistics(duck: Duck): Promise<PatternStatistics[]> {
+  const sums = new Map<string, { n: number; adf: number; acf: number; f: number }>();
+  let buf = new Float64Array(512);
+  let len = 0;
+  let current = -1;
+  let currentPattern = '';
+  const flush = () => {
+    if (current < 0 || len < 8) return;
+    const c = sequenceCharacteristics(buf.subarray(0, len));
+    if (!Number.isFinite(c.adfStat) || !Number.isFinite(c.acf1) || !Number.isFinite(c.forecastability))
+      return;
+    const s = sums.get(currentPattern) ?? { n: 0, adf: 0, acf: 0, f: 0 };
+    s.n++;
+    s.adf += c.adfStat;
+    s.acf += c.acf1;
+    s.f += c.forecastability;
+    sums.set(currentPattern, s);
+  };
+  await streamArrow(
+    duck,
+    `SELECT dense_rank() OVER (ORDER BY dataset, series_id) AS member, list_position(${sqlList(FINTSB_PATTERNS)}, pattern) AS p, ret
+     FROM fintsb_rows WHERE ret IS NOT NULL ORDER BY dataset, series_id, step`,
+    undefined,
+    (batch) => {
+      const member = batch.getChild('member')?.toArray() as Float64Array;
+      const p = batch.getChild('p')?.toArray() as Float64Array;
+      const ret = batch.getChild('ret')?.toArray() as Float64Array;
+      for (let i = 0; i < member.length; i++) {
+        if (member[i] !== current) {
+          flush();
+          current = member[i];
+          currentPattern = FINTSB_PATTERNS[p[i] - 1];
+          len = 0;
+        }
+        if (len === buf.length) {
+          const bigger = new Float64Array(buf.length * 2);
+          bigger.set(buf);
+          buf = bigger;
+        }
+        buf[len++] = ret[i];
+      }
+    },
+  );
+  flush();
+  const counts = await duck.all<{ pattern: string; datasets: bigint; series: bigint }>(
+    'SELECT pattern, count(DISTINCT dataset) AS datasets, count(*) AS series FROM fintsb_members GROUP BY pattern',
+  );
+  return FINTSB_PATTERNS.map((pattern) => {
+    const s = sums.get(pattern) ?? { n: 0, adf: Number.NaN, acf: Number.NaN, f: Number.NaN };
+    const c = counts.find((x) => x.pattern === pattern);
+    return {
+      pattern,
+      datasets: Number(c?.datasets ?? 0),
+      series: Number(c?.series ?? 0),
+      adf_stat: s.adf / s.n,
+      acf1: s.acf / s.n,
+      forecastability: s.f / s.n,
+      split: '7:1:2' as const,
+    };
+  });
+}
+
+function sqlList(values: readonly string[]): string {
+  return `[${values.map((v) => quoteLiteral(v)).join(', ')}]`;
+}
+
+async function describeOutput(
+  duck: Duck,
+  dir: string,
+  path: string,
+  table: string,
+  timeColumn?: string,
+): Promise<ManifestOutput> {
+  const file = join(dir, ...path.split('/'));
+  const src = `read_parquet(${quoteLiteral(file)})`;
+  const columns = (
+    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
+  ).map((c) => `${c.column_name}:${c.column_type}`);
+  const stats = await duck.one<{ rows: bigint; lo: string | null; hi: string | null }>(
+    `SELECT count(*) AS rows, ${timeColumn ? `strftime(min("${timeColumn}"), ${ISO})` : 'NULL'} AS lo,
+       ${timeColumn ? `strftime(max("${timeColumn}"), ${ISO})` : 'NULL'} AS hi FROM ${src}`,
+  );
+  const { sha256, bytes } = await hashFile(file);
+  return {
+    path,
+    table,
+    sha256,
+    bytes,
+    rows: Number(stats.rows),
+    schema_fingerprint: sha256Hex(columns.join('\n')),
+    min_timestamp: stats.lo ?? null,
+    max_timestamp: stats.hi ?? null,
+    min_available_at: null,
+    max_available_at: null,
+  };
+}
