@@ -13,12 +13,14 @@ import {
 import { EXPORT_USAGE, exportCommand } from './export-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
+import { SPLIT_USAGE, splitCommand } from './split-command.ts';
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
   ingest: ingestCommand,
   score: scoreCommand,
   export: exportCommand,
+  split: splitCommand,
   verify: verifyCommand,
   show: showCommand,
   taxonomy: taxonomyCommand,
@@ -28,6 +30,7 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
 
   ${BUILD_USAGE}
   ${INGEST_USAGE}
+  ${SPLIT_USAGE}
   ${SCORE_USAGE}
   ${EXPORT_USAGE}
   ${VERIFY_USAGE}

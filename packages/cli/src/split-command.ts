@@ -2,6 +2,8 @@ import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '@asof/schema';
 import {
+  LAYOUTS,
+  type Layout,
   ORIGINS_POLICIES,
   type OriginsPolicy,
   runSplit,
@@ -15,7 +17,7 @@ import { gitState } from './git-state.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const SPLIT_USAGE =
-  'asof split --manifest M [--out DIR] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
+  'asof split --manifest M [--out DIR] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
 
 const HELP = `${SPLIT_USAGE}
 
@@ -29,6 +31,8 @@ Splits a built universe into release-date-aware training and evaluation files (S
   --eval-start DATE        first origin date (default: the universe's eval_start)
   --embargo N|DURATION     days, or P30D / P2W / P1M / P1Y (default 0)
   --origins POLICY         non_overlapping (default; origins >= H steps apart) or all (every step)
+  --layout L               per_origin (default: inputs per origin and timestamp, targets per origin
+                           and step) or compact (each vintage / target step once; for --origins all)
   --target-vintage V       first_release (default) or latest
   --model-cutoff DATE      label origins T1/T2/T3 (FinForesight); needs --run-date
   --run-date DATE          targets public after it are pending; origins after it are not served
@@ -48,6 +52,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
         embargo: { type: 'string' },
         origins: { type: 'string' },
         'target-vintage': { type: 'string' },
+        layout: { type: 'string' },
         'model-cutoff': { type: 'string' },
         'run-date': { type: 'string' },
         dm: { type: 'boolean' },
@@ -85,6 +90,13 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
       `--target-vintage ${vintage}: expected one of ${TARGET_VINTAGES.join(', ')}\n  usage: ${SPLIT_USAGE}`,
     );
   }
+  const layout = (values.layout as string | undefined) ?? 'per_origin';
+  if (!(LAYOUTS as readonly string[]).includes(layout)) {
+    throw new InputError(
+      'USAGE',
+      `--layout ${layout}: expected one of ${LAYOUTS.join(', ')}\n  usage: ${SPLIT_USAGE}`,
+    );
+  }
   const manifestPath = resolve(io.cwd, values.manifest);
   const outDir = resolveOutDir(
     (values.out as string | undefined) ?? `out/${basename(dirname(manifestPath))}-split`,
@@ -98,6 +110,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     embargo: values.embargo as string | undefined,
     origins: origins as OriginsPolicy,
     targetVintage: vintage as TargetVintage,
+    layout: layout as Layout,
     modelCutoff: values['model-cutoff'] as string | undefined,
     runDate: values['run-date'] as string | undefined,
     dm: Boolean(values.dm),

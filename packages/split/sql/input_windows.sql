@@ -1,0 +1,72 @@
+-- input_windows: the exact input window of every served origin: the first timestamp and the number of
+-- timestamps of the last lookback_steps public steps (as-of view at the origin, timestamps <= origin).
+-- A series whose every step is first released by its own timestamp (bars) sees all grid steps <= o at o, so
+-- its window is the last L grid steps (a frame, no join). Other series reach back past the steps not yet
+-- released at o: the last L public steps lie within the L + u grid steps ending at o, u = the number of grid
+-- steps <= o not yet released at o; those candidate steps are enumerated (generate_series) and equi-joined.
+-- grain: (series_id, origin)
+-- invariants: n_input_steps <= lookback_steps; lookback_start <= origin.
+WITH source AS (
+  SELECT series_id, origin, origin_index, lookback_steps
+  FROM origin_candidates
+  WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
+),
+grid AS (
+  SELECT
+    g.series_id, g."timestamp", g.step_index, g.first_available_at,
+    bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_id) AS has_late,
+    first_value(g."timestamp") OVER (
+      PARTITION BY g.series_id ORDER BY g.step_index ROWS BETWEEN h.lookback_steps - 1 PRECEDING AND CURRENT ROW
+    ) AS last_steps_start
+  FROM series_grid AS g
+  JOIN split_horizons AS h USING (frequency)
+),
+renamed AS (
+  SELECT s.*, g.has_late, g.last_steps_start
+  FROM source AS s
+  JOIN grid AS g ON g.series_id = s.series_id AND g.step_index = s.origin_index
+),
+on_time AS (
+  SELECT series_id, origin, last_steps_start AS lookback_start, least(lookback_steps, origin_index) AS n_input_steps
+  FROM renamed
+  WHERE NOT has_late
+),
+late_steps AS (
+  SELECT series_id, "timestamp", first_available_at FROM grid WHERE has_late AND first_available_at > "timestamp"
+),
+unreleased AS (
+  SELECT r.series_id, r.origin, count(*) AS n_unreleased
+  FROM renamed AS r
+  JOIN late_steps AS l
+    ON l.series_id = r.series_id AND l."timestamp" <= r.origin AND l.first_available_at > r.origin
+  WHERE r.has_late
+  GROUP BY r.series_id, r.origin
+),
+candidate_steps AS (
+  SELECT
+    r.series_id, r.origin, r.lookback_steps,
+    unnest(generate_series(
+      greatest(1, r.origin_index - r.lookback_steps - coalesce(u.n_unreleased, 0) + 1), r.origin_index
+    )) AS step_index
+  FROM renamed AS r
+  LEFT JOIN unreleased AS u USING (series_id, origin)
+  WHERE r.has_late
+),
+public_steps AS (
+  SELECT c.series_id, c.origin, g."timestamp"
+  FROM candidate_steps AS c
+  JOIN grid AS g ON g.series_id = c.series_id AND g.step_index = c.step_index
+  WHERE g.first_available_at <= c.origin
+  QUALIFY row_number() OVER (PARTITION BY c.series_id, c.origin ORDER BY g.step_index DESC) <= c.lookback_steps
+),
+late AS (
+  SELECT series_id, origin, min("timestamp") AS lookback_start, count(*) AS n_input_steps
+  FROM public_steps
+  GROUP BY series_id, origin
+),
+final AS (
+  SELECT series_id, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM on_time
+  UNION ALL
+  SELECT series_id, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM late
+)
+SELECT * FROM final

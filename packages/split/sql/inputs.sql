@@ -1,0 +1,42 @@
+-- inputs: what a forecaster may see at each origin — the as-of view at the origin (per timestamp, the row
+-- with the greatest available_at <= origin), its timestamps <= origin, the last lookback_steps of them:
+-- exactly the timestamps in [lookback_start, origin] of input_windows. The window's grid steps are
+-- enumerated and equi-joined (a range join would compare every origin with every row of its series);
+-- series with a single release per timestamp need no per-timestamp de-duplication.
+-- grain: (series_id, origin, "timestamp")
+-- invariants: available_at <= origin and "timestamp" <= origin on every row; n_input_steps rows per origin.
+WITH source AS (
+  SELECT w.series_id, w.origin, c.origin_index, g.step_index AS start_index
+  FROM input_windows AS w
+  JOIN origin_candidates AS c USING (series_id, origin)
+  JOIN series_grid AS g ON g.series_id = w.series_id AND g."timestamp" = w.lookback_start
+),
+revised AS (
+  SELECT series_id FROM series_grid GROUP BY series_id HAVING max(n_vintages) > 1
+),
+steps AS (
+  SELECT
+    s.series_id, s.origin, unnest(generate_series(s.start_index, s.origin_index)) AS step_index,
+    r.series_id IS NOT NULL AS is_revised
+  FROM source AS s
+  LEFT JOIN revised AS r USING (series_id)
+),
+renamed AS (
+  SELECT
+    s.series_id, s.origin, s.is_revised,
+    o."timestamp", o.period_start, o.available_at, o.value, o.available_at_basis, o.source_ref
+  FROM steps AS s
+  JOIN eval_observations AS o ON o.series_id = s.series_id AND o.step_index = s.step_index
+  WHERE o.available_at <= s.origin
+),
+deduplicated AS (
+  SELECT * FROM renamed
+  WHERE is_revised
+  QUALIFY row_number() OVER (PARTITION BY series_id, origin, "timestamp" ORDER BY available_at DESC) = 1
+),
+final AS (
+  SELECT * EXCLUDE (is_revised) FROM renamed WHERE NOT is_revised
+  UNION ALL
+  SELECT * EXCLUDE (is_revised) FROM deduplicated
+)
+SELECT * FROM final

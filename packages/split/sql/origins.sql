@@ -1,0 +1,23 @@
+-- origins: the evaluation task list — one row per (series, origin) served, with its input window and
+-- target status (columns described in origin_candidates.sql and packages/split/README.md).
+-- grain: (series_id, origin)
+-- invariants: every origin has exactly one of T1/T2/T3 when a model cutoff is given (straddling origins are
+--   dropped and counted in the manifest summary); lookback_start is the first input timestamp.
+WITH source AS (
+  SELECT * FROM origin_candidates WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
+),
+input_stats AS (
+  SELECT series_id, origin, lookback_start, n_input_steps FROM input_windows
+),
+renamed AS (
+  SELECT
+    s.series_id, s.frequency, s.origin, s.origin_index, s.lookback_steps,
+    i.lookback_start, coalesce(i.n_input_steps, 0) AS n_input_steps,
+    s.horizon_steps, s.first_target_timestamp, s.n_target_steps_known, s.target_known_at, s."window"
+  FROM source AS s
+  LEFT JOIN input_stats AS i USING (series_id, origin)
+),
+final AS (
+  SELECT * FROM renamed
+)
+SELECT * FROM final

@@ -1,0 +1,23 @@
+-- target_values: the value each grid step is scored against, from the chosen vintage, among the rows
+-- public by the run date: 'first_release' = the row with the least available_at, 'latest' = the greatest.
+-- grain: (series_id, step_index)
+-- invariants: available_at <= the run date ('infinity' without a run date); a step with no row public by
+--   then has no target (it is pending).
+WITH source AS (
+  SELECT series_id, step_index, "timestamp", available_at, value
+  FROM eval_observations
+  WHERE available_at <= $run_date::TIMESTAMPTZ
+),
+renamed AS (
+  SELECT
+    *,
+    row_number() OVER (
+      PARTITION BY series_id, step_index
+      ORDER BY CASE WHEN $target_vintage = 'latest' THEN -epoch_us(available_at) ELSE epoch_us(available_at) END
+    ) AS vintage_rank
+  FROM source
+),
+final AS (
+  SELECT series_id, step_index, "timestamp", value, available_at FROM renamed WHERE vintage_rank = 1
+)
+SELECT * FROM final

@@ -1,0 +1,17 @@
+-- targets: the values at o+1..o+H (grid steps after the origin) from the chosen vintage, kept apart from the
+-- inputs so a model runner can be handed inputs only. Steps not public by the run date are absent (pending).
+-- The H steps of each origin are enumerated (generate_series) and equi-joined, never range-joined.
+-- grain: (series_id, origin, step)
+-- invariants: 1 <= step <= horizon_steps; "timestamp" > origin; available_at <= the run date.
+WITH source AS (
+  SELECT series_id, origin, origin_index, unnest(generate_series(1, horizon_steps)) AS step FROM origins
+),
+renamed AS (
+  SELECT s.series_id, s.origin, s.step::INTEGER AS step, t."timestamp", t.value, t.available_at
+  FROM source AS s
+  JOIN target_values AS t ON t.series_id = s.series_id AND t.step_index = s.origin_index + s.step
+),
+final AS (
+  SELECT * FROM renamed
+)
+SELECT * FROM final

@@ -1,0 +1,31 @@
+-- train_observations: the training snapshot — the as-of view strictly before the train cutoff
+-- (eval_start − embargo), for every series. Only what was public before the evaluation began: a December
+-- value first published in January is absent, and so is a later revision of an old value (the snapshot keeps
+-- the vintage that was current at the cutoff).
+-- Series whose parent series row has n_revisions = 0 (bars: most rows) hold one row per timestamp already, so
+-- only revised series pay for the per-timestamp de-duplication (the parent's series.parquet is hash-verified).
+-- grain: (series_id, "timestamp")
+-- invariants: available_at < $train_cutoff on every row.
+WITH source AS (
+  SELECT o.*, coalesce(s.n_revisions, 1) > 0 AS has_revisions
+  FROM split_observations AS o
+  LEFT JOIN split_series AS s USING (series_id)
+  WHERE o.available_at < $train_cutoff::TIMESTAMPTZ
+),
+renamed AS (
+  SELECT
+    series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis, source_ref,
+    has_revisions
+  FROM source
+),
+revised AS (
+  SELECT * FROM renamed
+  WHERE has_revisions
+  QUALIFY row_number() OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at DESC) = 1
+),
+final AS (
+  SELECT * EXCLUDE (has_revisions) FROM renamed WHERE NOT has_revisions
+  UNION ALL
+  SELECT * EXCLUDE (has_revisions) FROM revised
+)
+SELECT * FROM final

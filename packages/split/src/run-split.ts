@@ -1,0 +1,476 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isoToMicros, microsToIso } from '@asof/calendar';
+import { Duck, type Params, quoteIdent, quoteLiteral } from '@asof/duck';
+import {
+  canonicalJson,
+  finalizeManifest,
+  hashFile,
+  sha256Hex,
+  verifyManifest,
+  writeManifest,
+} from '@asof/manifest';
+import {
+  AsofError,
+  FREQUENCIES,
+  type Frequency,
+  InputError,
+  type Manifest,
+  type ManifestOutput,
+} from '@asof/schema';
+import { minimumLookback, predictionLength } from '@asof/taxonomy';
+import { checkDmCompatible, isDmValid, ORIGINS_POLICIES, type OriginsPolicy } from './check-dm-compatible.ts';
+import { parseEmbargo, subtractEmbargo } from './parse-embargo.ts';
+
+export const TARGET_VINTAGES = ['first_release', 'latest'] as const;
+export type TargetVintage = (typeof TARGET_VINTAGES)[number];
+
+export const LAYOUTS = ['per_origin', 'compact'] as const;
+/**
+ * `per_origin`: inputs.parquet has one row per (series, origin, timestamp) and targets.parquet one per
+ * (series, origin, step) — spelled out. `compact` (for --origins all on large universes, where per-origin
+ * files are origins × (lookback + H) rows): inputs.parquet holds each observation vintage any origin can
+ * see once, with `superseded_at` (input at o = rows with lookback_start <= timestamp <= o and
+ * available_at <= o < superseded_at, see input_rows.sql), and targets.parquet each grid step's target once
+ * by step_index (target of o at step k = step_index origin_index + k, see target_rows.sql).
+ */
+export type Layout = (typeof LAYOUTS)[number];
+
+/** The split models in dependency order (packages/split/sql/<name>.sql), with the per-origin inputs. */
+export const SPLIT_MODELS = [
+  'train_observations',
+  'train_series',
+  'series_grid',
+  'eval_observations',
+  'target_values',
+  'origin_candidates',
+  'input_windows',
+  'inputs',
+  'origins',
+  'targets',
+] as const;
+
+/** The models of a split whose inputs are written in `format`. */
+export function splitModels(layout: Layout): string[] {
+  if (layout === 'per_origin') return [...SPLIT_MODELS];
+  return SPLIT_MODELS.map((m) => (m === 'inputs' ? 'input_rows' : m === 'targets' ? 'target_rows' : m));
+}
+
+export const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+export function splitModelPath(name: string): string {
+  return `${SQL_DIR}${name}.sql`;
+}
+
+export interface SplitOptions {
+  /** The parent universe's manifest.json (absolute). Its files are re-hashed before anything is read. */
+  manifestPath: string;
+  /** Output folder (absolute; the caller checks it is a safe place). Replaced only when the split succeeds. */
+  outDir: string;
+  /** First evaluation date, YYYY-MM-DD (default: the parent's config.eval_start, else 2020-01-01). */
+  evalStart?: string;
+  /** Days (`30`) or a date duration (`P30D`, `P1M`); default 0. */
+  embargo?: string;
+  origins?: OriginsPolicy;
+  targetVintage?: TargetVintage;
+  /** Model knowledge cutoff c (date or ISO instant); needs runDate. */
+  modelCutoff?: string;
+  /** Run date r (date or ISO instant): targets public after r are pending; origins after r are not served. */
+  runDate?: string;
+  /** The split will be scored with a Diebold–Mariano test: refused with overlapping origins. */
+  dm?: boolean;
+  /** How inputs.parquet and targets.parquet are laid out (default per_origin). */
+  layout?: Layout;
+  /** Lookback steps per frequency, overriding FinVerse Table 2 minimums. */
+  lookback?: Partial<Record<Frequency, number>>;
+  createdBy?: { asof_version: string; git_commit: string | null; git_dirty: boolean | null };
+  threads?: number;
+  /** DuckDB memory limit (default: the parent's config.duckdb.memory_limit, else 60%); DuckDB spills beyond it. */
+  memoryLimit?: string;
+  /**
+   * Refuse a per_origin layout whose inputs would exceed this many rows (default 50M): with --origins all on a
+   * large universe, per-origin inputs are origins × lookback rows; --layout compact holds the same data.
+   */
+  maxPerOriginRows?: number;
+  log?: (line: string) => void;
+}
+
+export interface SplitResult {
+  manifest: Manifest;
+  manifestPath: string;
+  seconds: number;
+}
+
+const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
+
+/** A date means 00:00 UTC of that day (as eval_start does in the build); an instant is taken as given. */
+export function parseInstantArg(text: string, flag: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return microsToIso(isoToMicros(`${text}T00:00:00Z`, flag));
+  return microsToIso(isoToMicros(text, flag));
+}
+
+interface OutputSpec {
+  path: string;
+  table: string;
+  orderBy: string;
+  /** Columns of the table not written. */
+  exclude?: string;
+  timeColumns?: [string, string | null];
+}
+
+const outputsFor = (format: Layout): OutputSpec[] => [
+  {
+    path: 'train/observations.parquet',
+    table: 'train_observations',
+    orderBy: 'series_id, "timestamp"',
+    timeColumns: ['timestamp', 'available_at'],
+  },
+  { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_id' },
+  { path: 'origins.parquet', table: 'origins', orderBy: 'series_id, origin', timeColumns: ['origin', null] },
+  format === 'per_origin'
+    ? {
+        path: 'inputs.parquet',
+        table: 'inputs',
+        orderBy: 'series_id, origin, "timestamp"',
+        timeColumns: ['timestamp', 'available_at'],
+      }
+    : {
+        path: 'inputs.parquet',
+        table: 'input_rows',
+        orderBy: 'series_id, "timestamp", available_at',
+        timeColumns: ['timestamp', 'available_at'],
+      },
+  format === 'per_origin'
+    ? {
+        path: 'targets.parquet',
+        table: 'targets',
+        orderBy: 'series_id, origin, step',
+        timeColumns: ['timestamp', 'available_at'],
+      }
+    : {
+        path: 'targets.parquet',
+        table: 'target_rows',
+        orderBy: 'series_id, step_index',
+        timeColumns: ['timestamp', 'available_at'],
+      },
+];
+
+/**
+ * Splits a built universe (SPEC §8): the training snapshot at eval_start − embargo, the evaluation origins
+ * with their model-cutoff windows, the inputs (as-of view at each origin) and the targets (chosen vintage),
+ * each a deterministic Parquet file, plus a derived manifest naming the parent's dataset_id.
+ */
+export async function runSplit(options: SplitOptions): Promise<SplitResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  const policy = options.origins ?? 'non_overlapping';
+  if (!ORIGINS_POLICIES.includes(policy)) {
+    throw new InputError('ORIGINS_INVALID', `--origins ${policy}: use one of ${ORIGINS_POLICIES.join(', ')}`);
+  }
+  const vintage = options.targetVintage ?? 'first_release';
+  if (!TARGET_VINTAGES.includes(vintage)) {
+    throw new InputError(
+      'TARGET_VINTAGE_INVALID',
+      `--target-vintage ${vintage}: use one of ${TARGET_VINTAGES.join(', ')}`,
+    );
+  }
+  const layout = options.layout ?? 'per_origin';
+  if (!LAYOUTS.includes(layout)) {
+    throw new InputError('LAYOUT_INVALID', `--layout ${layout}: use one of ${LAYOUTS.join(', ')}`);
+  }
+  checkDmCompatible(policy, options.dm ?? false);
+  if (options.modelCutoff !== undefined && options.runDate === undefined) {
+    throw new InputError(
+      'RUN_DATE_REQUIRED',
+      `--model-cutoff ${options.modelCutoff} needs --run-date: T2 and T3 are defined by what is known at the run date`,
+    );
+  }
+  const modelCutoff =
+    options.modelCutoff === undefined ? null : parseInstantArg(options.modelCutoff, '--model-cutoff');
+  const runDate = options.runDate === undefined ? null : parseInstantArg(options.runDate, '--run-date');
+  if (modelCutoff !== null && runDate !== null && isoToMicros(modelCutoff) > isoToMicros(runDate)) {
+    throw new InputError(
+      'CUTOFF_AFTER_RUN_DATE',
+      `--model-cutoff ${options.modelCutoff} is after --run-date ${options.runDate}; a model cannot be run before its knowledge cutoff`,
+    );
+  }
+
+  const dataDir = dirname(resolve(options.manifestPath));
+  const outDir = resolve(options.outDir);
+  if (outDir === dataDir || dataDir.startsWith(`${outDir}${sep}`) || outDir.startsWith(`${dataDir}${sep}`)) {
+    throw new InputError(
+      'OUT_OVERLAPS_PARENT',
+      `--out ${options.outDir} overlaps the universe folder ${dataDir}; a split replaces its output folder, so choose a folder beside it, e.g. ${dataDir}-split`,
+    );
+  }
+  const parent = await verifyManifest(options.manifestPath);
+  step(`verified parent ${parent.dataset_id.slice(0, 12)} (${parent.outputs.length} files)`);
+  const evalStart =
+    options.evalStart ?? (parent.config as { eval_start?: string }).eval_start ?? '2020-01-01';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(evalStart)) {
+    throw new InputError(
+      'EVAL_START_INVALID',
+      `--eval-start ${evalStart}: use a date YYYY-MM-DD, e.g. 2020-01-01`,
+    );
+  }
+  const evalStartIso = parseInstantArg(evalStart, '--eval-start');
+  const embargo = parseEmbargo(options.embargo);
+  const trainCutoffDate = subtractEmbargo(evalStart, embargo);
+  const trainCutoff = parseInstantArg(trainCutoffDate, '--embargo');
+  const horizons = Object.fromEntries(
+    FREQUENCIES.map((f) => [
+      f,
+      { prediction_length: predictionLength(f), lookback: options.lookback?.[f] ?? minimumLookback(f) },
+    ]),
+  ) as Record<Frequency, { prediction_length: number; lookback: number }>;
+  for (const [f, h] of Object.entries(horizons)) {
+    if (!Number.isInteger(h.lookback) || h.lookback < 1) {
+      throw new InputError(
+        'LOOKBACK_INVALID',
+        `lookback for ${f} is ${h.lookback}; use a whole number of steps >= 1`,
+      );
+    }
+  }
+
+  const tmp = `${options.outDir}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, 'train'), { recursive: true });
+  let duck: Duck | undefined;
+  try {
+    const parentDuck = (parent.config as { duckdb?: { memory_limit?: string } }).duckdb;
+    duck = await Duck.open({
+      threads: options.threads ?? 2,
+      memoryLimit: options.memoryLimit ?? parentDuck?.memory_limit ?? '60%',
+      tempDirectory: join(tmp, '.duckdb-spill'),
+    });
+    await loadParent(duck, dataDir, parent, horizons);
+    step('loaded parent observations and series');
+    const params: Params = {
+      train_cutoff: trainCutoff,
+      eval_start: evalStartIso,
+      run_date: runDate ?? 'infinity',
+      model_cutoff: modelCutoff ?? 'infinity',
+      has_cutoff: modelCutoff !== null,
+      origins_policy: policy,
+      target_vintage: vintage,
+    };
+    for (const name of splitModels(layout)) {
+      await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
+      step(`model ${name}`);
+      if (name === 'input_windows' && layout === 'per_origin') {
+        const rows = Number(
+          (await duck.one<{ n: bigint }>('SELECT coalesce(sum(n_input_steps), 0) AS n FROM input_windows')).n,
+        );
+        const max = options.maxPerOriginRows ?? 50_000_000;
+        if (rows > max) {
+          throw new InputError(
+            'PER_ORIGIN_TOO_LARGE',
+            `per-origin inputs would be ${rows.toLocaleString('en-US')} rows (over ${max.toLocaleString('en-US')}) with --origins ${policy}; use --layout compact (the same inputs, each vintage written once) or --origins non_overlapping`,
+            { context: { rows, max, origins: policy } },
+          );
+        }
+      }
+    }
+    await assertSplitInvariants(duck, trainCutoff, layout);
+    const outputs: ManifestOutput[] = [];
+    for (const spec of outputsFor(layout)) outputs.push(await writeOutput(duck, tmp, spec));
+    step(`wrote ${outputs.length} Parquet files`);
+    const summary = await summarize(duck, layout);
+    const parentBytes = readFileSync(options.manifestPath);
+    const config = {
+      eval_start: evalStart,
+      embargo: embargo.text,
+      train_cutoff: trainCutoff,
+      origins_policy: policy,
+      layout,
+      dm_requested: options.dm ?? false,
+      dm_valid: isDmValid(policy),
+      target_vintage: vintage,
+      model_cutoff: modelCutoff,
+      run_date: runDate,
+      horizons,
+    };
+    const manifest = finalizeManifest({
+      manifest_version: 1,
+      name: `${parent.name}-split`,
+      kind: 'split',
+      parent_dataset_id: parent.dataset_id,
+      created_by: {
+        asof_version: options.createdBy?.asof_version ?? parent.created_by.asof_version,
+        duckdb_version: await duck.version(),
+        git_commit: options.createdBy?.git_commit ?? null,
+        git_dirty: options.createdBy?.git_dirty ?? null,
+      },
+      config,
+      config_sha256: sha256Hex(canonicalJson(config)),
+      registry: parent.registry,
+      inputs: [
+        { source: 'parent', key: 'manifest.json', sha256: sha256Hex(parentBytes), bytes: parentBytes.length },
+      ],
+      outputs,
+      warnings: parent.warnings,
+      summary,
+    });
+    writeManifest(join(tmp, 'manifest.json'), manifest);
+    duck.close();
+    duck = undefined;
+    rmSync(join(tmp, '.duckdb-spill'), { recursive: true, force: true });
+    const old = `${options.outDir}.old-${process.pid}`;
+    if (existsSync(options.outDir)) renameSync(options.outDir, old);
+    renameSync(tmp, options.outDir);
+    rmSync(old, { recursive: true, force: true });
+    step(`done: ${join(options.outDir, 'manifest.json')}`);
+    return {
+      manifest,
+      manifestPath: join(options.outDir, 'manifest.json'),
+      seconds: (performance.now() - started) / 1000,
+    };
+  } catch (err) {
+    duck?.close();
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function loadParent(
+  duck: Duck,
+  dataDir: string,
+  parent: Manifest,
+  horizons: Record<Frequency, { prediction_length: number; lookback: number }>,
+): Promise<void> {
+  const obsFiles = parent.outputs.filter((o) => o.table === 'observations').map((o) => join(dataDir, o.path));
+  const seriesFile = parent.outputs.find((o) => o.table === 'series');
+  if (obsFiles.length === 0 || !seriesFile) {
+    throw new InputError(
+      'PARENT_INCOMPLETE',
+      `${dataDir}/manifest.json lists ${obsFiles.length} observation files and ${seriesFile ? 'a' : 'no'} series file; a split needs a universe built by 'asof build'`,
+    );
+  }
+  // Only files the verified manifest lists are read (never a glob over whatever else lies in the folder).
+  await duck.run(
+    `CREATE VIEW split_observations AS
+     SELECT series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis, source_ref
+     FROM read_parquet([${obsFiles.map(quoteLiteral).join(', ')}], hive_partitioning = true)`,
+  );
+  await duck.run(
+    `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(join(dataDir, seriesFile.path))})`,
+  );
+  await duck.run(
+    'CREATE TABLE split_horizons (frequency VARCHAR, horizon_steps INTEGER, lookback_steps INTEGER)',
+  );
+  for (const [frequency, h] of Object.entries(horizons)) {
+    await duck.run('INSERT INTO split_horizons VALUES ($f, $h, $l)', {
+      f: frequency,
+      h: h.prediction_length,
+      l: h.lookback,
+    });
+  }
+}
+
+export class SplitInvariantError extends AsofError {
+  constructor(check: string, count: number) {
+    super(
+      'SPLIT_INVARIANT_VIOLATED',
+      `the split broke an invariant: ${check} (${count} rows); this is a bug in @asof/split`,
+      {
+        context: { check, count },
+      },
+    );
+  }
+}
+
+/** Defence in depth: the properties the SQL guarantees, re-checked on the tables before anything is written. */
+async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: Layout): Promise<void> {
+  const checks: [string, string, Params?][] = [
+    [
+      'train available_at < eval_start − embargo',
+      'SELECT count(*) AS n FROM train_observations WHERE available_at >= $c::TIMESTAMPTZ',
+      { c: trainCutoff },
+    ],
+    format === 'per_origin'
+      ? [
+          'inputs available_at <= origin and timestamp <= origin',
+          'SELECT count(*) AS n FROM inputs WHERE available_at > origin OR "timestamp" > origin',
+        ]
+      : [
+          'input rows superseded after they appeared',
+          'SELECT count(*) AS n FROM input_rows WHERE superseded_at <= available_at',
+        ],
+    [
+      'origins window within lookback_steps',
+      'SELECT count(*) AS n FROM origins WHERE n_input_steps > lookback_steps OR lookback_start > origin',
+    ],
+    format === 'per_origin'
+      ? ['targets after their origin', 'SELECT count(*) AS n FROM targets WHERE "timestamp" <= origin']
+      : [
+          'target rows after the first origin',
+          `SELECT count(*) AS n FROM target_rows t JOIN (SELECT series_id, min(origin_index) AS i FROM origins GROUP BY 1) o
+           USING (series_id) WHERE t.step_index <= o.i`,
+        ],
+  ];
+  for (const [name, sql, params] of checks) {
+    const n = Number((await duck.one<{ n: bigint }>(sql, params)).n);
+    if (n > 0) throw new SplitInvariantError(name, n);
+  }
+}
+
+async function writeOutput(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput> {
+  const file = join(dir, ...spec.path.split('/'));
+  const columns0 = spec.exclude ? `* EXCLUDE (${spec.exclude})` : '*';
+  await duck.writeParquet(`SELECT ${columns0} FROM ${quoteIdent(spec.table)} ORDER BY ${spec.orderBy}`, file);
+  const src = `read_parquet(${quoteLiteral(file)})`;
+  const columns = (
+    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
+  ).map((c) => `${c.column_name}:${c.column_type}`);
+  const [ts, av] = spec.timeColumns ?? [null, null];
+  const stats = await duck.one<Record<string, string | null | bigint>>(
+    `SELECT count(*) AS rows,
+      ${ts ? `strftime(min(${quoteIdent(ts)}), ${ISO})` : 'NULL'} AS min_timestamp,
+      ${ts ? `strftime(max(${quoteIdent(ts)}), ${ISO})` : 'NULL'} AS max_timestamp,
+      ${av ? `strftime(min(${quoteIdent(av)}), ${ISO})` : 'NULL'} AS min_available_at,
+      ${av ? `strftime(max(${quoteIdent(av)}), ${ISO})` : 'NULL'} AS max_available_at
+     FROM ${src}`,
+  );
+  const { sha256, bytes } = await hashFile(file);
+  return {
+    path: spec.path,
+    table: spec.table,
+    sha256,
+    bytes,
+    rows: Number(stats.rows),
+    schema_fingerprint: sha256Hex(columns.join('\n')),
+    min_timestamp: (stats.min_timestamp as string | null) ?? null,
+    max_timestamp: (stats.max_timestamp as string | null) ?? null,
+    min_available_at: (stats.min_available_at as string | null) ?? null,
+    max_available_at: (stats.max_available_at as string | null) ?? null,
+  };
+}
+
+async function summarize(duck: Duck, format: Layout): Promise<Record<string, unknown>> {
+  const n = async (sql: string) => Number((await duck.one<{ n: bigint }>(sql)).n);
+  const byRows = await duck.all<Record<string, string | bigint | null>>(
+    `SELECT frequency, coalesce("window", 'none') AS "window", count(*) AS origins,
+            count(DISTINCT series_id) AS series
+     FROM origins GROUP BY ALL ORDER BY frequency, "window"`,
+  );
+  return {
+    train_series: await n('SELECT count(*) AS n FROM train_series'),
+    train_observations: await n('SELECT count(*) AS n FROM train_observations'),
+    eval_series: await n('SELECT count(DISTINCT series_id) AS n FROM origins'),
+    origins: await n('SELECT count(*) AS n FROM origins'),
+    origins_straddling_cutoff_dropped: await n(
+      `SELECT count(*) AS n FROM origin_candidates WHERE "window" = 'straddles_cutoff'`,
+    ),
+    origins_with_pending_targets: await n('SELECT count(*) AS n FROM origins WHERE target_known_at IS NULL'),
+    inputs: await n(`SELECT count(*) AS n FROM ${format === 'per_origin' ? 'inputs' : 'input_rows'}`),
+    input_steps_served: await n('SELECT coalesce(sum(n_input_steps), 0) AS n FROM origins'),
+    targets: await n(`SELECT count(*) AS n FROM ${format === 'per_origin' ? 'targets' : 'target_rows'}`),
+    by_frequency_window: byRows.map((r) => ({
+      frequency: String(r.frequency),
+      window: String(r.window),
+      origins: Number(r.origins),
+      series: Number(r.series),
+    })),
+  };
+}
