@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { isoToMicros, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { checkManifest, verifyManifest } from '@asof/manifest';
@@ -10,6 +9,7 @@ import { modelPath } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
 import { loadPipeline } from './load-pipeline.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export interface Io {
@@ -18,30 +18,9 @@ export interface Io {
   cwd: string;
 }
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-type ParsedValues = Record<string, string | boolean | undefined>;
-
-function parse(
-  args: string[],
-  options: OptionSpec,
-  usage: string,
-): { values: ParsedValues; positionals: string[] } {
-  try {
-    const r = parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: r.values as ParsedValues, positionals: r.positionals };
-  } catch (cause) {
-    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${usage}`, { cause });
-  }
-}
-
 export const BUILD_USAGE = 'asof build [pipeline.json] [--out DIR] [--json]';
 export async function buildCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
+  const { values, positionals } = parseCommandArgs(
     args,
     { out: { type: 'string' }, json: { type: 'boolean' } },
     BUILD_USAGE,
@@ -90,7 +69,7 @@ export function renderSummary(manifest: Manifest, manifestPath: string, seconds:
 
 export const VERIFY_USAGE = 'asof verify <manifest.json> [--json]';
 export async function verifyCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' } }, VERIFY_USAGE);
+  const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } }, VERIFY_USAGE);
   if (values.help) {
     io.out(`${VERIFY_USAGE}\n\nRe-hashes every file a manifest lists; exits 1 naming each mismatch.\n`);
     return 0;
@@ -118,7 +97,7 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
 
 export const SHOW_USAGE = 'asof show <series_id> --data DIR [--as-of ISO] [--json]';
 export async function showCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(
+  const { values, positionals } = parseCommandArgs(
     args,
     { data: { type: 'string' }, 'as-of': { type: 'string' }, json: { type: 'boolean' } },
     SHOW_USAGE,
@@ -191,7 +170,11 @@ function parseAsOf(text: string): number {
 
 export const TAXONOMY_USAGE = 'asof taxonomy [--json] [--coverage <manifest.json>]';
 export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { json: { type: 'boolean' }, coverage: { type: 'string' } }, TAXONOMY_USAGE);
+  const { values } = parseCommandArgs(
+    args,
+    { json: { type: 'boolean' }, coverage: { type: 'string' } },
+    TAXONOMY_USAGE,
+  );
   if (values.help) {
     io.out(
       `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nWith --coverage, the FinVerse Table 4 view of a built universe: series, points and evaluation points per unit.\n`,

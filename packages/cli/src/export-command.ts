@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exportFintsb, type PatternStatistics } from '@asof/patterns';
 import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
 import { ASOF_VERSION } from './build-universe.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const EXPORT_USAGE =
@@ -28,27 +28,20 @@ function positive(name: string, text: string | undefined, fallback: number): num
  * split 7:1:2, normalised per day across the dataset) derived from a built universe's segments (SPEC §7).
  */
 export async function exportCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        manifest: { type: 'string' },
-        out: { type: 'string' },
-        k: { type: 'string' },
-        length: { type: 'string' },
-        datasets: { type: 'string' },
-        frequency: { type: 'string' },
-        labels: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (cause) {
-    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${EXPORT_USAGE}`, { cause });
-  }
+  const parsed = parseCommandArgs(
+    args,
+    {
+      manifest: { type: 'string' },
+      out: { type: 'string' },
+      k: { type: 'string' },
+      length: { type: 'string' },
+      datasets: { type: 'string' },
+      frequency: { type: 'string' },
+      labels: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    EXPORT_USAGE,
+  );
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (v.help) {
     io.out(

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
 import { buildUniverse } from './build-universe.ts';
 import { type Io, renderSummary } from './commands.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const INGEST_USAGE =
@@ -13,28 +13,21 @@ export const INGEST_USAGE =
  * source. Offline replay (`--raw-dir`) and the live path share the source's parser.
  */
 export async function ingestCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'raw-dir': { type: 'string' },
-        tickers: { type: 'string' },
-        series: { type: 'string' },
-        catalog: { type: 'boolean' },
-        symbols: { type: 'string' },
-        out: { type: 'string' },
-        offline: { type: 'boolean' },
-        'total-return': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (cause) {
-    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${INGEST_USAGE}`, { cause });
-  }
+  const parsed = parseCommandArgs(
+    args,
+    {
+      'raw-dir': { type: 'string' },
+      tickers: { type: 'string' },
+      series: { type: 'string' },
+      catalog: { type: 'boolean' },
+      symbols: { type: 'string' },
+      out: { type: 'string' },
+      offline: { type: 'boolean' },
+      'total-return': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    INGEST_USAGE,
+  );
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (v.help) {
     io.out(

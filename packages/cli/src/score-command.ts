@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError } from '@asof/schema';
 import { scoreSplit, writeResults } from '@asof/scoring';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const SCORE_USAGE =
@@ -32,26 +32,22 @@ always scored. Writes DIR/results.json and DIR/leaderboard.md.
 
 /** `asof score`: verify the split, score the forecasts and baselines, write results and leaderboard. */
 export async function scoreCommand(args: string[], io: Io): Promise<number> {
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        manifest: { type: 'string' },
-        forecasts: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        universe: { type: 'string' },
-        'allow-overlap': { type: 'boolean' },
-        alpha: { type: 'string' },
-        'origin-stride': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (cause) {
-    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${SCORE_USAGE}`, { cause });
+  const { values, positionals } = parseCommandArgs(
+    args,
+    {
+      manifest: { type: 'string' },
+      forecasts: { type: 'string', multiple: true },
+      out: { type: 'string' },
+      universe: { type: 'string' },
+      'allow-overlap': { type: 'boolean' },
+      alpha: { type: 'string' },
+      'origin-stride': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    SCORE_USAGE,
+  );
+  if (positionals.length > 0) {
+    throw new InputError('USAGE', `unexpected argument ${positionals[0]}\n  usage: ${SCORE_USAGE}`);
   }
   if (values.help) {
     io.out(HELP);

@@ -1,5 +1,4 @@
 import { basename, dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { InputError } from '@asof/schema';
 import {
   LAYOUTS,
@@ -14,6 +13,7 @@ import { ASOF_VERSION } from './build-universe.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const SPLIT_USAGE =
@@ -41,30 +41,23 @@ Dates are YYYY-MM-DD (00:00 UTC) or ISO instants.
 `;
 
 export async function splitCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        manifest: { type: 'string' },
-        out: { type: 'string' },
-        'eval-start': { type: 'string' },
-        embargo: { type: 'string' },
-        origins: { type: 'string' },
-        'target-vintage': { type: 'string' },
-        layout: { type: 'string' },
-        'model-cutoff': { type: 'string' },
-        'run-date': { type: 'string' },
-        dm: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    });
-  } catch (cause) {
-    throw new InputError('USAGE', `${(cause as Error).message}\n  usage: ${SPLIT_USAGE}`, { cause });
-  }
+  const parsed = parseCommandArgs(
+    args,
+    {
+      manifest: { type: 'string' },
+      out: { type: 'string' },
+      'eval-start': { type: 'string' },
+      embargo: { type: 'string' },
+      origins: { type: 'string' },
+      'target-vintage': { type: 'string' },
+      layout: { type: 'string' },
+      'model-cutoff': { type: 'string' },
+      'run-date': { type: 'string' },
+      dm: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    SPLIT_USAGE,
+  );
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) {
     io.out(HELP);
