@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import type { Duck } from '@asof/duck';
 import { createHttpClient } from '@asof/http';
-import type { AtomicSink, PipelineConfig } from '@asof/schema';
+import { AsofError, type AtomicSink, type PipelineConfig } from '@asof/schema';
 import { ingestEdgarLive, ingestEdgarRawDir, ingestSyntheticEdgar } from '@asof/source-edgar';
 import { ingestEmbedded } from '@asof/source-embedded';
 import { ingestFredLive, ingestFredRawDir, ingestSyntheticAlfred } from '@asof/source-fred';
@@ -10,7 +11,8 @@ import {
   ingestSyntheticPrices,
   summarizePriceQuality,
 } from '@asof/source-prices';
-import { fredCatalog } from '@asof/taxonomy';
+import { generateScaleUniverse } from '@asof/source-scale';
+import { defaultRegistry, fredCatalog, type Registry } from '@asof/taxonomy';
 
 export interface SourceReport {
   /** Per-instrument price quality rows and skipped companies, for the build summary. */
@@ -25,7 +27,13 @@ export interface SourceReport {
 export async function runSources(
   config: PipelineConfig,
   sink: AtomicSink,
-  options: { cwd: string; log: (line: string) => void },
+  options: {
+    cwd: string;
+    log: (line: string) => void;
+    /** The build's DuckDB: sources that generate inside DuckDB (scale) write the staging tables directly. */
+    duck?: Duck;
+    registry?: Registry;
+  },
 ): Promise<SourceReport> {
   const report: SourceReport = { priceQuality: [], skipped: [] };
   const { log } = options;
@@ -123,6 +131,16 @@ export async function runSources(
       report.priceQuality.push(...summarizePriceQuality(result));
       log(`prices: ${result.instruments.length} instruments from ${dir}`);
     }
+  }
+
+  if (src.scale) {
+    if (!options.duck)
+      throw new AsofError(
+        'SCALE_NEEDS_DUCK',
+        'runSources: the scale source needs options.duck (buildUniverse passes it)',
+      );
+    const s = await generateScaleUniverse(options.duck, src.scale, options.registry ?? defaultRegistry());
+    log(`scale: ${s.series} synthetic series, ${s.rows} rows generated in DuckDB`);
   }
   return report;
 }

@@ -109,6 +109,36 @@ export const PricesSource = z
   })
   .strict();
 
+/**
+ * A synthetic universe with FinVerse Table 1's shape, generated inside DuckDB (SPEC §12): per registry unit,
+ * round(series × scale) series whose history lengths follow FinVerse's points per series.
+ */
+export const ScaleSource = z
+  .object({
+    seed: Seed,
+    scale: z
+      .number()
+      .positive()
+      .max(4)
+      .default(1)
+      .describe('share of FinVerse series counts (1 ≈ 116,897 series and 171M observations)'),
+    end: IsoDate.default('2025-06-27').describe('last period end of every history'),
+    revision_share: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.1)
+      .describe('share of macro values that get one later revision (basis vintage)'),
+    restatement_share: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.05)
+      .describe('share of fundamentals values restated in a later filing'),
+  })
+  .strict();
+export type ScaleSource = z.infer<typeof ScaleSource>;
+
 export const EmbeddedSource = z
   .object({
     real: RealData.optional(),
@@ -139,6 +169,7 @@ export const PipelineConfig = z
         edgar: EdgarSource.optional(),
         fred: FredSource.optional(),
         prices: PricesSource.optional(),
+        scale: ScaleSource.optional(),
       })
       .strict(),
   })

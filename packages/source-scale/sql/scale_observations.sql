@@ -1,0 +1,79 @@
+-- scale_observations: the first-release rows of the scale universe, in stg_observations' shape (SPEC §12).
+-- grain: (series_key, ts_us)
+-- Draws come from hash(seed, series, step) (counter-based: the same at any thread count). Levels are a
+-- log random walk whose increments are rounded to integer micro-units before the running sum, so the sum
+-- is exact and independent of summation order; volumes are i.i.d. log-normal.
+-- Time grids (k = 0 oldest … len − 1 newest, j steps back from the anchor): BD weekdays, D days,
+-- W Fridays, M/Q/A period ends. Instants are UTC: bars at 21:00 (at or after the 16:00 New York close
+-- all year), macro and fundamentals periods at the end of their last day.
+-- available_at: bars at the close (bar_close); macro at period end + release lag at 13:30 UTC
+-- (08:30 New York in winter, 09:30 in summer: never early) (vintage); fundamentals at period end + a
+-- 25–89 day filing lag at 22:00 UTC (filing).
+WITH source AS (
+  SELECT * FROM scale_series
+),
+walk_steps AS (
+  SELECT series_idx, sigma, mu, CAST(unnest(range(len)) AS INTEGER) AS k FROM source WHERE kind <> 'volume'
+),
+increments AS (
+  -- Only the three columns the window needs: the sort behind it is the generator's main cost.
+  SELECT
+    series_idx, k,
+    CAST(round((mu + sigma * sqrt(-2 * ln((CAST(hash($seed, series_idx, k) >> 32 AS DOUBLE) + 0.5) / 4294967296.0))
+      * cos(2 * pi() * CAST(hash($seed, series_idx, k) & 4294967295 AS DOUBLE) / 4294967296.0)) * 1e6) AS BIGINT) AS inc
+  FROM walk_steps
+),
+walks AS (
+  SELECT series_idx, k, sum(inc) OVER (PARTITION BY series_idx ORDER BY k ROWS UNBOUNDED PRECEDING) AS cum
+  FROM increments
+),
+volume_steps AS (
+  SELECT series_idx, CAST(unnest(range(len)) AS INTEGER) AS k FROM source WHERE kind = 'volume'
+),
+volumes AS (
+  SELECT
+    series_idx, k,
+    sqrt(-2 * ln((CAST(hash($seed, series_idx, k) >> 32 AS DOUBLE) + 0.5) / 4294967296.0))
+      * cos(2 * pi() * CAST(hash($seed, series_idx, k) & 4294967295 AS DOUBLE) / 4294967296.0) AS z
+  FROM volume_steps
+),
+steps AS (
+  SELECT series_idx, k, cum, CAST(NULL AS DOUBLE) AS z FROM walks
+  UNION ALL
+  SELECT series_idx, k, CAST(NULL AS BIGINT) AS cum, z FROM volumes
+),
+dated AS (
+  SELECT
+    t.series_idx, t.k, t.cum, t.z, s.kind, s.frequency, s.base,
+    CASE s.frequency
+      WHEN 'BD' THEN $bd_anchor - (7 * ((s.len - 1 - t.k) // 5) + (s.len - 1 - t.k) % 5
+        + CASE WHEN (s.len - 1 - t.k) % 5 > $bd_pos THEN 2 ELSE 0 END)
+      WHEN 'D' THEN $d_anchor - (s.len - 1 - t.k)
+      WHEN 'W' THEN $w_anchor - 7 * (s.len - 1 - t.k)
+      WHEN 'M' THEN date_diff('day', DATE '1970-01-01', last_day(CAST($m_first AS DATE) - to_months(s.len - 1 - t.k)))
+      WHEN 'Q' THEN date_diff('day', DATE '1970-01-01', last_day(CAST($q_first AS DATE) - to_months(3 * (s.len - 1 - t.k))))
+      ELSE date_diff('day', DATE '1970-01-01', last_day(CAST($a_first AS DATE) - to_months(12 * (s.len - 1 - t.k))))
+    END AS day
+  FROM steps AS t
+  JOIN source AS s USING (series_idx)
+),
+renamed AS (
+  SELECT
+    series_idx + $key_offset AS series_key,
+    CASE WHEN kind IN ('bar', 'volume') THEN day * 86400e6 + 75600e6 ELSE day * 86400e6 + 86399999999 END AS ts_us,
+    CAST(NULL AS DOUBLE) AS period_start_us,
+    CASE
+      WHEN kind IN ('bar', 'volume') THEN day * 86400e6 + 75600e6
+      WHEN kind = 'fundamental' THEN (day + 25 + CAST(hash($seed, 'lag', series_idx, k) % 65 AS INTEGER)) * 86400e6 + 79200e6
+      ELSE (day + CASE frequency WHEN 'W' THEN 5 WHEN 'M' THEN 15 WHEN 'Q' THEN 30 ELSE 90 END) * 86400e6 + 48600e6
+    END AS available_at_us,
+    CASE WHEN kind = 'volume' THEN round(exp(13 + z)) ELSE round(base * exp(cum / 1e6), 6) END AS value,
+    $key_offset + CASE kind WHEN 'macro' THEN 1 WHEN 'fundamental' THEN 2 ELSE 0 END AS basis_key,
+    $key_offset + CASE kind WHEN 'macro' THEN 1 WHEN 'fundamental' THEN 3 ELSE 0 END AS ref_key,
+    $seq_offset + (series_idx * 65536.0 + k) * 2 AS stage_seq
+  FROM dated
+),
+final AS (
+  SELECT * FROM renamed
+)
+SELECT * FROM final

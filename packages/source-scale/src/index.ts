@@ -1,0 +1,2 @@
+export * from './generate-scale-universe.ts';
+export * from './read-scale-shape.ts';

@@ -1,0 +1,280 @@
+// FinVerse-scale build benchmark (SPEC §12): `npm run bench -- --scale 0.1`.
+// Builds pipelines/scale.json stage by stage — generate, assemble, taxonomy/tasks, patterns, write
+// Parquet + manifest, split — and prints per stage wall seconds, rows/s and peak RSS, then a total line.
+// Measurements belong here, never in unit tests.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ASOF_VERSION, loadPipeline } from '@asof/cli';
+import { Duck } from '@asof/duck';
+import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import * as patterns from '@asof/patterns';
+import { type ManifestOutput, PipelineConfig } from '@asof/schema';
+import { generateScaleUniverse } from '@asof/source-scale';
+import * as split from '@asof/split';
+import { defaultRegistry } from '@asof/taxonomy';
+import {
+  assertInvariants,
+  assertKnownUnits,
+  createStagingTables,
+  loadRegistryTables,
+  runModels,
+  type WrittenTable,
+  writeTable,
+  writeUniverse,
+} from '@asof/transform';
+
+const { values: args } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '0.01' },
+    pipeline: { type: 'string', default: 'pipelines/scale.json' },
+    out: { type: 'string' },
+    threads: { type: 'string' },
+    'memory-limit': { type: 'string' },
+    'skip-patterns': { type: 'boolean', default: false },
+    'skip-split': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const root = resolve(import.meta.dirname, '..');
+const scale = Number(args.scale);
+if (!(scale > 0 && scale <= 4)) {
+  console.error(`bench: --scale ${args.scale}: expected a number in (0, 4], e.g. --scale 0.1`);
+  process.exit(2);
+}
+const base = loadPipeline(resolve(root, args.pipeline));
+if (!base.sources.scale) {
+  console.error(`bench: ${args.pipeline} has no sources.scale block (see pipelines/scale.json)`);
+  process.exit(2);
+}
+const config = PipelineConfig.parse({
+  ...base,
+  duckdb: {
+    ...base.duckdb,
+    ...(args.threads ? { threads: Number(args.threads) } : {}),
+    ...(args['memory-limit'] ? { memory_limit: args['memory-limit'] } : {}),
+  },
+  sources: { scale: { ...base.sources.scale, scale } },
+});
+const outDir = resolve(root, args.out ?? join('out', 'bench', `scale-${scale}`));
+// One spill folder per process: DuckDB names its temp files the same in every process, so two builds
+// sharing a temp_directory overwrite each other's spilled blocks (seen as "Could not read enough bytes").
+const spillDir = join(
+  resolve(root, config.duckdb.temp_directory ?? '.asof-cache/duckdb-spill'),
+  `bench-${process.pid}`,
+);
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+mkdirSync(spillDir, { recursive: true });
+
+interface StageRow {
+  stage: string;
+  seconds: number;
+  /** user + system CPU seconds of this process (DuckDB threads included): load-independent cost. */
+  cpu_seconds: number;
+  rows: number;
+  rows_per_second: number;
+  peak_rss_mb: number;
+  rss_mb: number;
+  note?: string;
+}
+const rows: StageRow[] = [];
+const mb = (kb: number) => Math.round(kb / 1024);
+const started = performance.now();
+const startedCpu = process.cpuUsage();
+
+function line(r: StageRow): string {
+  return [
+    r.stage.padEnd(16),
+    `${r.seconds.toFixed(1).padStart(8)} s`,
+    `cpu ${r.cpu_seconds.toFixed(1).padStart(7)} s`,
+    `${r.rows.toLocaleString('en-US').padStart(13)} rows`,
+    `${Math.round(r.rows_per_second).toLocaleString('en-US').padStart(11)} rows/s`,
+    `peak RSS ${String(r.peak_rss_mb).padStart(6)} MB`,
+    `(now ${r.rss_mb} MB)`,
+    r.note ?? '',
+  ].join('  ');
+}
+
+async function stage(name: string, fn: () => Promise<{ rows: number; note?: string }>): Promise<void> {
+  const t = performance.now();
+  const cpu = process.cpuUsage();
+  const { rows: n, note } = await fn();
+  const seconds = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(cpu);
+  const r: StageRow = {
+    stage: name,
+    seconds,
+    cpu_seconds: (used.user + used.system) / 1e6,
+    rows: n,
+    rows_per_second: seconds > 0 ? n / seconds : 0,
+    peak_rss_mb: mb(process.resourceUsage().maxRSS),
+    rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+    note,
+  };
+  rows.push(r);
+  if (!args.json) console.log(line(r));
+}
+
+const count = async (duck: Duck, table: string) =>
+  Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`)).n);
+
+if (!args.json) {
+  console.log(
+    `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, spill ${spillDir}`,
+  );
+}
+const registry = defaultRegistry();
+const duck = await Duck.open({
+  threads: config.duckdb.threads,
+  memoryLimit: config.duckdb.memory_limit,
+  tempDirectory: spillDir,
+});
+let observations = 0;
+let datasetId = '';
+const written: WrittenTable[] = [];
+try {
+  await stage('generate', async () => {
+    await createStagingTables(duck);
+    await loadRegistryTables(duck, registry);
+    const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
+    return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
+  });
+  await stage('assemble', async () => {
+    await assertKnownUnits(duck, registry);
+    await runModels(duck, ['observations', 'series', 'corporate_actions', 'invariant_violations'], {
+      eval_start: `${config.eval_start}T00:00:00Z`,
+    });
+    await assertInvariants(duck);
+    // The staging copy is not read again: free it before the later stages need the memory.
+    await duck.run('DROP TABLE stg_observations');
+    observations = await count(duck, 'observations');
+    return { rows: observations, note: `${(await count(duck, 'series')).toLocaleString('en-US')} series` };
+  });
+  await stage('taxonomy/tasks', async () => {
+    await runModels(duck, ['tasks']);
+    const targets = Number(
+      (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM series WHERE eval_target')).n,
+    );
+    return {
+      rows: await count(duck, 'tasks'),
+      note: `${targets.toLocaleString('en-US')} eval-target series`,
+    };
+  });
+  const buildSegments = (patterns as Record<string, unknown>).buildSegments as
+    | ((d: Duck) => Promise<void>)
+    | undefined;
+  if (args['skip-patterns'] || !buildSegments) {
+    console.log(
+      `patterns         skipped (${buildSegments ? '--skip-patterns' : '@asof/patterns has no buildSegments'})`,
+    );
+  } else {
+    await stage('patterns', async () => {
+      await buildSegments(duck);
+      return { rows: await count(duck, 'segments') };
+    });
+  }
+  await stage('write+manifest', async () => {
+    written.push(...(await writeUniverse(duck, outDir)));
+    if (!args['skip-patterns'] && buildSegments) {
+      written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
+    }
+    const outputs: ManifestOutput[] = [];
+    for (const w of written) {
+      const { sha256, bytes } = await hashFile(join(outDir, ...w.path.split('/')));
+      outputs.push({
+        path: w.path,
+        table: w.table,
+        sha256,
+        bytes,
+        rows: w.rows,
+        schema_fingerprint: sha256Hex(w.columns.join('\n')),
+        min_timestamp: w.min_timestamp,
+        max_timestamp: w.max_timestamp,
+        min_available_at: w.min_available_at,
+        max_available_at: w.max_available_at,
+      });
+    }
+    const totals = await duck.one<Record<string, bigint>>(
+      `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
+              (SELECT sum(n_revisions) FROM series) AS revisions,
+              (SELECT count(*) FROM series WHERE eval_target) AS eval_targets, (SELECT count(*) FROM tasks) AS tasks`,
+    );
+    const manifest = finalizeManifest({
+      manifest_version: 1,
+      name: config.name,
+      kind: 'universe',
+      parent_dataset_id: null,
+      created_by: {
+        asof_version: ASOF_VERSION,
+        duckdb_version: await duck.version(),
+        git_commit: null,
+        git_dirty: null,
+      },
+      config: config as unknown as Record<string, unknown>,
+      config_sha256: sha256Hex(canonicalJson(config)),
+      registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+      inputs: [],
+      outputs,
+      warnings: [
+        {
+          code: 'SYNTHETIC',
+          message: 'every series of the scale universe is synthetic (source scale, SPEC §12)',
+          count: Number(totals.series),
+        },
+      ],
+      summary: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v ?? 0)])),
+    });
+    writeManifest(join(outDir, 'manifest.json'), manifest);
+    datasetId = manifest.dataset_id;
+    const bytes = outputs.reduce((s, o) => s + o.bytes, 0);
+    return {
+      rows: outputs.reduce((s, o) => s + o.rows, 0),
+      note: `${outputs.length} files, ${(bytes / 1e6).toFixed(0)} MB`,
+    };
+  });
+} finally {
+  duck.close();
+  rmSync(spillDir, { recursive: true, force: true });
+}
+
+const runSplit = (split as Record<string, unknown>).runSplit as typeof split.runSplit | undefined;
+if (args['skip-split'] || !runSplit) {
+  console.log(`split            skipped (${runSplit ? '--skip-split' : '@asof/split has no runSplit'})`);
+} else {
+  await stage('split', async () => {
+    const r = await runSplit({
+      manifestPath: join(outDir, 'manifest.json'),
+      outDir: `${outDir}-split`,
+      threads: config.duckdb.threads,
+      memoryLimit: config.duckdb.memory_limit,
+    });
+    const n = r.manifest.outputs.reduce((s, o) => s + o.rows, 0);
+    return { rows: n, note: `${r.manifest.outputs.length} files` };
+  });
+}
+
+const seconds = (performance.now() - started) / 1000;
+const totalCpu = process.cpuUsage(startedCpu);
+const total: StageRow = {
+  stage: 'total',
+  seconds,
+  cpu_seconds: (totalCpu.user + totalCpu.system) / 1e6,
+  rows: observations,
+  rows_per_second: observations / seconds,
+  peak_rss_mb: mb(process.resourceUsage().maxRSS),
+  rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+  note: `observations; dataset_id ${datasetId}`,
+};
+rows.push(total);
+if (args.json) {
+  console.log(JSON.stringify({ scale, dataset_id: datasetId, stages: rows }, null, 2));
+} else {
+  console.log(line(total));
+}
+if (!args.keep) {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(`${outDir}-split`, { recursive: true, force: true });
+}

@@ -1,0 +1,52 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildUniverse, loadPipeline } from '@asof/cli';
+import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
+import { PipelineConfig } from '@asof/schema';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.ts';
+
+// The scale pipeline (SPEC §12) at a tiny scale through the real build: generated inside DuckDB from a
+// counter-based PRNG, so two builds with different thread counts must give the same dataset_id.
+const dirs = ['a', 'b'].map((x) => join(REPO, 'out', `test-scale-${x}-${process.pid}`));
+
+function tinyScale(threads: number): PipelineConfig {
+  const base = loadPipeline(join(REPO, 'pipelines', 'scale.json'));
+  return PipelineConfig.parse({
+    ...base,
+    name: 'scale-tiny',
+    duckdb: { ...base.duckdb, threads, memory_limit: '2GB' },
+    sources: { scale: { ...base.sources.scale, scale: 0.0002 } },
+  });
+}
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('scale pipeline', () => {
+  it('is deterministic at any thread count: same files, and the same dataset_id for the same config', async () => {
+    const one = await buildUniverse({ config: tinyScale(1), outDir: dirs[0], cwd: REPO });
+    const two = await buildUniverse({ config: tinyScale(2), outDir: dirs[1], cwd: REPO });
+    const files = (m: typeof one.manifest) => m.outputs.map((o) => `${o.path} ${o.sha256} ${o.rows}`);
+    expect(files(two.manifest)).toEqual(files(one.manifest));
+    // The thread count is part of the hashed config; with it equal, the ids must be equal.
+    const config = { ...two.manifest.config, duckdb: one.manifest.config.duckdb };
+    const { dataset_id: _, ...body } = {
+      ...two.manifest,
+      config,
+      config_sha256: sha256Hex(canonicalJson(config)),
+    };
+    expect(body.config_sha256).toBe(one.manifest.config_sha256);
+    expect(computeDatasetId(body)).toBe(one.manifest.dataset_id);
+    expect(two.manifest.dataset_id).not.toBe(one.manifest.dataset_id);
+
+    const summary = one.manifest.summary as { series: number; observations: number; tasks: number };
+    expect(summary.series).toBeGreaterThanOrEqual(119);
+    expect(summary.observations).toBeGreaterThan(100_000);
+    expect(summary.tasks).toBeGreaterThan(0);
+    const paths = one.manifest.outputs.map((o) => o.path);
+    for (const f of ['BD', 'D', 'W', 'M', 'Q', 'A'])
+      expect(paths).toContain(`observations/frequency=${f}/data.parquet`);
+  });
+});
