@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline } from '@asof/cli';
 import { Duck } from '@asof/duck';
-import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import * as patterns from '@asof/patterns';
 import { type ManifestOutput, PipelineConfig } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
@@ -182,21 +182,7 @@ try {
       written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
     }
     const outputs: ManifestOutput[] = [];
-    for (const w of written) {
-      const { sha256, bytes } = await hashFile(join(outDir, ...w.path.split('/')));
-      outputs.push({
-        path: w.path,
-        table: w.table,
-        sha256,
-        bytes,
-        rows: w.rows,
-        schema_fingerprint: sha256Hex(w.columns.join('\n')),
-        min_timestamp: w.min_timestamp,
-        max_timestamp: w.max_timestamp,
-        min_available_at: w.min_available_at,
-        max_available_at: w.max_available_at,
-      });
-    }
+    for (const w of written) outputs.push(await manifestOutput(outDir, w));
     const totals = await duck.one<Record<string, bigint>>(
       `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
               (SELECT sum(n_revisions) FROM series) AS revisions,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
-import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { buildSegments, SEGMENTS_TABLE_SPEC } from '@asof/patterns';
 import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
@@ -82,21 +82,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];
     step(`wrote ${written.length} Parquet files`);
     const outputs: ManifestOutput[] = [];
-    for (const w of written) {
-      const { sha256, bytes } = await hashFile(join(tmp, ...w.path.split('/')));
-      outputs.push({
-        path: w.path,
-        table: w.table,
-        sha256,
-        bytes,
-        rows: w.rows,
-        schema_fingerprint: sha256Hex(w.columns.join('\n')),
-        min_timestamp: w.min_timestamp,
-        max_timestamp: w.max_timestamp,
-        min_available_at: w.min_available_at,
-        max_available_at: w.max_available_at,
-      });
-    }
+    for (const w of written) outputs.push(await manifestOutput(tmp, w));
     const summary = { ...(await summarize(duck)), price_quality: report.priceQuality };
     const git = gitState(process.cwd());
     const manifest = finalizeManifest({
