@@ -118,6 +118,11 @@ async function stage(name: string, fn: () => Promise<{ rows: number; note?: stri
   if (!args.json) console.log(line(r));
 }
 
+/** Sub-step progress of a stage (where its time goes), indented under the stage lines. */
+const detail = (text: string) => {
+  if (!args.json) console.log(`    ${text}`);
+};
+
 const count = async (duck: Duck, table: string) =>
   Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`)).n);
 
@@ -164,7 +169,7 @@ try {
     };
   });
   const buildSegments = (patterns as Record<string, unknown>).buildSegments as
-    | ((d: Duck) => Promise<void>)
+    | ((d: Duck, o?: { log?: (line: string) => void }) => Promise<void>)
     | undefined;
   if (args['skip-patterns'] || !buildSegments) {
     console.log(
@@ -172,7 +177,7 @@ try {
     );
   } else {
     await stage('patterns', async () => {
-      await buildSegments(duck);
+      await buildSegments(duck, { log: detail });
       return { rows: await count(duck, 'segments') };
     });
   }
@@ -236,6 +241,7 @@ if (args['skip-split'] || !runSplit) {
       outDir: `${outDir}-split`,
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
+      log: detail,
     });
     const n = r.manifest.outputs.reduce((s, o) => s + o.rows, 0);
     return { rows: n, note: `${r.manifest.outputs.length} files` };

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asof, SHARED, scratchOut } from './helpers.ts';
@@ -7,6 +7,13 @@ const SEC = join(SHARED, 'fixtures/real/sec');
 const FRED = join(SHARED, 'fixtures/real/fred');
 
 type Row = { timestamp: string; value: number; available_at: string };
+
+const nyDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' });
+/** A quarter's period-end timestamp (23:59:59.999999 New York, in UTC) → FRED's date, the quarter start. */
+function quarterStartOf(timestamp: string): string {
+  const end = nyDate.format(new Date(`${timestamp.slice(0, 23)}Z`));
+  return `${end.slice(0, 5)}${String(Number(end.slice(5, 7)) - 2).padStart(2, '0')}-01`;
+}
 async function show(id: string, data: string, asOf?: string): Promise<Row[]> {
   const r = await asof('show', id, '--data', data, ...(asOf ? ['--as-of', asOf] : []), '--json');
   expect(r.code, r.stderr).toBe(0);
@@ -43,6 +50,30 @@ describe.skipIf(!existsSync(FRED))('asof ingest fred --raw-dir (needs ../shared/
     const gdp = await show('fred:GDP', out.rel, '2019-01-01');
     expect(gdp.length).toBeGreaterThan(250);
     for (const row of gdp) expect(row.available_at <= '2019-01-01T00:00:00.000000Z').toBe(true);
+
+    // Acceptance: the GDP as-of view at 2019-01-01 (end of that day, New York), through the built universe
+    // and models/as_of_view.sql, equals date for date the latest vintages of the realtime_end=2019-01-01
+    // response: all 291 dates, the four 1946 quarters withdrawn by BEA (".") having no row.
+    const ref = (
+      JSON.parse(
+        readFileSync(
+          join(FRED, 'fred_api_series_observations_GDP_realtime_1776-07-04_to_2019-01-01.json'),
+          'utf8',
+        ),
+      ).observations as { date: string; realtime_end: string; value: string }[]
+    ).filter((o) => o.realtime_end === '2019-01-01');
+    expect(ref).toHaveLength(291);
+    expect(ref.filter((o) => o.value === '.')).toHaveLength(4);
+    const view = await show('fred:GDP', out.rel, '2019-01-02T04:59:59.999999Z');
+    const byQuarterStart = new Map(view.map((row) => [quarterStartOf(row.timestamp), row.value]));
+    expect(byQuarterStart.size).toBe(view.length);
+    for (const o of ref) {
+      expect([o.date, byQuarterStart.get(o.date) ?? '.']).toEqual([
+        o.date,
+        o.value === '.' ? '.' : Number(o.value),
+      ]);
+    }
+    expect(view).toHaveLength(287);
   });
 });
 

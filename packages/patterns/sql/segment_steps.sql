@@ -19,15 +19,18 @@ WITH keyed_series AS (
 ),
 source AS (
   -- Latest view (SPEC §1): series without revisions have one row per timestamp already, which spares
-  -- the big panels a per-row window.
+  -- the big panels a per-row window (and hold no withdrawals: a withdrawal counts as a revision).
   SELECT s.series_key, o."timestamp", o.value, s.frequency
   FROM observations AS o JOIN keyed_series AS s USING (series_id)
   WHERE s.n_revisions = 0
   UNION ALL
-  SELECT any_value(s.series_key), o."timestamp", arg_max(o.value, o.available_at) AS value, any_value(s.frequency)
+  -- arg_max_null, not arg_max: a latest vintage that is a withdrawal (value NULL, docs/decisions/0007)
+  -- must win and then drop the key, not hand the slot back to the value it withdrew.
+  SELECT any_value(s.series_key), o."timestamp", arg_max_null(o.value, o.available_at) AS value, any_value(s.frequency)
   FROM observations AS o JOIN keyed_series AS s USING (series_id)
   WHERE s.n_revisions > 0
   GROUP BY o.series_id, o."timestamp"
+  HAVING arg_max_null(o.value, o.available_at) IS NOT NULL
 ),
 renamed AS (
   SELECT

@@ -9,7 +9,10 @@ import type { ObservationRow, SeriesInput } from '@asof/schema';
 export async function loadPanel(
   duck: Duck,
   series: readonly Pick<SeriesInput, 'series_id' | 'frequency' | 'detail_category' | 'title'>[],
-  observations: readonly Pick<ObservationRow, 'series_id' | 'timestamp' | 'available_at' | 'value'>[],
+  // value null: a withdrawal row (docs/decisions/0007), as the universe's observations table holds them.
+  observations: readonly (Pick<ObservationRow, 'series_id' | 'timestamp' | 'available_at'> & {
+    value: number | null;
+  })[],
 ): Promise<void> {
   await duck.run(
     'CREATE OR REPLACE TABLE stg_panel_obs (series_id VARCHAR, ts_us BIGINT, available_at_us BIGINT, value DOUBLE)',

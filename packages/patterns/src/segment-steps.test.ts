@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => duck.close());
 
-type Obs = [series: string, timestamp: string, value: number, availableAt?: string];
+type Obs = [series: string, timestamp: string, value: number | null, availableAt?: string];
 
 async function steps(freq: Record<string, string>, obs: Obs[], lengths: Record<string, number>) {
   await loadPanel(
@@ -112,6 +112,30 @@ describe('segment_steps model', () => {
     expect(of('d')[0]).toEqual([0, 40, null]);
     expect(of('d')[1][0]).toBe(1);
     expect(of('d')[1][2]).toBeCloseTo(44 / 40 - 1, 12);
+  });
+
+  it('drops a step whose latest vintage is a withdrawal (value NULL) and returns across the gap', async () => {
+    const rows = await steps(
+      { w: 'BD' },
+      [
+        ['w', '2000-01-03T21:00:00Z', 10],
+        ['w', '2000-01-04T21:00:00Z', 20],
+        ['w', '2000-01-04T21:00:00Z', null, '2000-02-01T12:00:00Z'], // withdrawn by a later vintage
+        ['w', '2000-01-05T21:00:00Z', 15],
+        ['w', '2000-01-06T21:00:00Z', 30, '2000-01-06T21:00:00Z'],
+        ['w', '2000-01-06T21:00:00Z', null, '2000-02-01T12:00:00Z'],
+        ['w', '2000-01-06T21:00:00Z', 33, '2000-03-01T12:00:00Z'], // published again after the withdrawal
+      ],
+      { BD: 10 },
+    );
+    expect(rows.map((r) => [r.step, r.value])).toEqual([
+      [0, 10],
+      [2, 15],
+      [3, 33],
+    ]);
+    expect(rows[0].ret).toBeNull();
+    expect(rows[1].ret).toBeCloseTo(15 / 10 - 1, 12);
+    expect(rows[2].ret).toBeCloseTo(33 / 15 - 1, 12);
   });
 
   it('maps period-end stamps (23:59:59.999999 New York) to their month, across DST', async () => {

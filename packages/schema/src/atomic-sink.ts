@@ -9,10 +9,20 @@ export interface ObservationRow {
   timestamp: Micros;
   period_start: Micros | null;
   available_at: Micros;
+  /** A finite number. Missing values are not emitted (never 0); a withdrawn value is a WithdrawalRow. */
   value: number;
   available_at_basis: AvailableAtBasis;
   source_ref: string;
 }
+
+/**
+ * A withdrawal (tombstone): from `available_at` on, the source no longer publishes the value it published
+ * earlier for this (series_id, timestamp) (e.g. an ALFRED vintage saying "." after a number, like BEA
+ * dropping 1946 GDP in 1999). Stored as an observation row with value NULL; as-of views return no row for a
+ * key whose current vintage is a withdrawal. Emit one only after a row with a value of the same key, never for
+ * values that are simply missing. See docs/decisions/0007-withdrawal-rows.md.
+ */
+export type WithdrawalRow = Omit<ObservationRow, 'value'>;
 
 export interface CorporateActionRow {
   entity_id: string;
@@ -47,6 +57,8 @@ export interface BuildWarning {
 export interface AtomicSink {
   addSeries(series: SeriesInput): void;
   addObservation(row: ObservationRow): void;
+  /** A withdrawal of an earlier value of the same (series_id, timestamp); see WithdrawalRow. */
+  addWithdrawal(row: WithdrawalRow): void;
   addCorporateAction(row: CorporateActionRow): void;
   addInput(input: RawInput): void;
   addWarning(warning: BuildWarning): void;
@@ -56,6 +68,7 @@ export interface AtomicSink {
 export class CollectingSink implements AtomicSink {
   readonly series: SeriesInput[] = [];
   readonly observations: ObservationRow[] = [];
+  readonly withdrawals: WithdrawalRow[] = [];
   readonly corporateActions: CorporateActionRow[] = [];
   readonly inputs: RawInput[] = [];
   readonly warnings: BuildWarning[] = [];
@@ -64,6 +77,9 @@ export class CollectingSink implements AtomicSink {
   }
   addObservation(row: ObservationRow): void {
     this.observations.push(row);
+  }
+  addWithdrawal(row: WithdrawalRow): void {
+    this.withdrawals.push(row);
   }
   addCorporateAction(row: CorporateActionRow): void {
     this.corporateActions.push(row);

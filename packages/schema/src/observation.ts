@@ -23,6 +23,10 @@ export const SeriesId = z
 /**
  * One atomic observation: grain (series_id, timestamp, available_at). In TypeScript, instants travel as
  * epoch microseconds (`number`, exact to 2^53 µs); this schema is the JSON form (`asof show --json`).
+ * `value: null` is a withdrawal (tombstone): from `available_at` on, the value published earlier for the same
+ * (series_id, timestamp) is withdrawn by its source (e.g. an ALFRED vintage saying "." after a number). It
+ * only ever follows a non-null row of the same key; a value that is merely missing is not a row at all.
+ * As-of views return no row for a key whose current vintage is a withdrawal (docs/decisions/0007).
  */
 export const Observation = z
   .object({
@@ -30,7 +34,12 @@ export const Observation = z
     timestamp: IsoInstant.describe('the instant the value is about (bar close or period end), UTC'),
     period_start: IsoInstant.nullable().describe('start of the period for duration facts, else null'),
     available_at: IsoInstant.describe('first instant the value was public, UTC'),
-    value: z.number(),
+    value: z
+      .number()
+      .nullable()
+      .describe(
+        'the value; null = the earlier value of this (series_id, timestamp) was withdrawn at available_at',
+      ),
     available_at_basis: AvailableAtBasis,
     source_ref: z.string().describe('accession number, ALFRED realtime_start, raw-file hash…'),
   })

@@ -44,6 +44,21 @@ describe('generateSyntheticAlfred', () => {
     for (const o of cpi) expect(hm.format(new Date(o.available_at / 1000))).toBe('08:30');
     expect(microsToIso(cpi[0].timestamp)).toBe('2000-02-01T04:59:59.999999Z');
     expect(sink.inputs.every((i) => i.source === 'fred-synthetic')).toBe(true);
+    // Exactly one withdrawal: SYNGDP's first quarter, by a July release, after values were published for it.
+    expect(sink.withdrawals).toHaveLength(1);
+    const [w] = sink.withdrawals;
+    expect([w.series_id, microsToIso(w.timestamp), w.available_at_basis]).toEqual([
+      'syn:fred:SYNGDP',
+      '2000-04-01T04:59:59.999999Z', // 2000Q1 ends 2000-03-31 23:59:59.999999 EST
+      'vintage',
+    ]);
+    expect(w.source_ref).toMatch(/^alfred:\d{4}-07-\d{2}$/);
+    const before = sink.observations.filter(
+      (o) => o.series_id === w.series_id && o.timestamp === w.timestamp,
+    );
+    expect(before.length).toBeGreaterThan(0);
+    for (const o of before) expect(o.available_at).toBeLessThan(w.available_at);
+    expect(summary.series.find((s) => s.fredId === 'SYNGDP')?.withdrawals).toBe(1);
   });
 
   it('follows the pipeline window and count: 24 series, quarters aligned, nothing published after end', () => {

@@ -379,6 +379,7 @@ function weekdayOnOrAfter(date: string): string {
  * Seeded synthetic ALFRED data: each series follows a random walk (log or level); a period's first release
  * is the truth plus noise, the next two releases of its release move it toward the truth, every July
  * release revises the past 12 periods, and about 1 % of first releases are "." (filled at the next release).
+ * SYNGDP's first quarter is withdrawn ("." after its values) by the first July release that no longer revises it.
  * Vintage dates are the release calendar; rows are written as ALFRED does (one interval per value).
  */
 export function generateSyntheticAlfred(options: SyntheticAlfredOptions): SyntheticAlfred {
@@ -450,6 +451,7 @@ export function generateSyntheticAlfred(options: SyntheticAlfredOptions): Synthe
       if (h.length > 0 && h[h.length - 1].value === value) return;
       h.push({ rs, value });
     };
+    let withdrew = false;
     for (let v = 0; v < periods.length; v++) {
       const rs = releaseDates[v];
       const missing = uniform(seed, si, v, 7) < 0.01;
@@ -459,6 +461,12 @@ export function generateSyntheticAlfred(options: SyntheticAlfredOptions): Synthe
       if (rs.slice(5, 7) === '07') {
         for (let back = 3; back <= 12 && v - back >= 0; back++)
           publish(v - back, rs, fmt(estimate(v - back, 3 + v)));
+        // One withdrawal, as BEA dropped 1946 GDP in 1999: the first July benchmark that no longer revises
+        // SYNGDP's first quarter withdraws it for good ("." after a value).
+        if (id === 'SYNGDP' && v > 12 && !withdrew) {
+          publish(0, rs, '.');
+          withdrew = true;
+        }
       }
     }
     const observations: FredObservation[] = [];

@@ -110,6 +110,7 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
   const quiet: AtomicSink = {
     addSeries: (s) => sink.addSeries(s),
     addObservation: (o) => sink.addObservation(o),
+    addWithdrawal: (o) => sink.addWithdrawal(o),
     addCorporateAction: (c) => sink.addCorporateAction(c),
     addInput: () => {},
     addWarning: (w) => sink.addWarning(w),

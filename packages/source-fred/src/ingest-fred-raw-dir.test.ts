@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endOfDayMicros, microsToIso, zonedMicros } from '@asof/calendar';
-import { CollectingSink, type ObservationRow } from '@asof/schema';
+import { CollectingSink, type ObservationRow, type WithdrawalRow } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { ingestFredRawDir, ingestFredRawFiles } from './ingest-fred-raw-dir.ts';
 import type { FredMapOptions } from './map-fred-to-atomic.ts';
@@ -29,15 +29,20 @@ function json(name: string) {
   return JSON.parse(readFileSync(join(dir, name), 'utf8'));
 }
 
-/** SPEC §1: for each timestamp, the row with the greatest available_at ≤ t. */
-function asOfView(rows: readonly ObservationRow[], t: number): Map<number, ObservationRow> {
-  const view = new Map<number, ObservationRow>();
-  for (const r of rows) {
+/**
+ * SPEC §1: for each timestamp, the row with the greatest available_at ≤ t; no row where that is a
+ * withdrawal (as models/as_of_view.sql of @asof/transform does).
+ */
+function asOfView(sink: CollectingSink, t: number): Map<number, ObservationRow> {
+  const view = new Map<number, ObservationRow | WithdrawalRow>();
+  for (const r of [...sink.observations, ...sink.withdrawals]) {
     if (r.available_at > t) continue;
     const cur = view.get(r.timestamp);
     if (cur === undefined || r.available_at > cur.available_at) view.set(r.timestamp, r);
   }
-  return view;
+  const out = new Map<number, ObservationRow>();
+  for (const [k, r] of view) if ('value' in r) out.set(k, r);
+  return out;
 }
 function firstReleaseView(rows: readonly ObservationRow[]): Map<number, ObservationRow> {
   const view = new Map<number, ObservationRow>();
@@ -84,20 +89,39 @@ describe.skipIf(!has)('FRED real fixtures (needs ../shared/fixtures/real/fred)',
     }[];
     const latest = ref.filter((o) => o.realtime_end === '2019-01-01');
     expect(latest.length).toBe(new Set(ref.map((o) => o.date)).size);
-    const view = asOfView(sink.observations, endOfDayMicros('2019-01-01'));
-    const withValue = latest.filter((o) => o.value !== '.');
-    expect(withValue.length).toBe(287);
-    for (const o of withValue)
-      expect([o.date, view.get(q(o.date))?.value]).toEqual([o.date, Number(o.value)]);
-    // Periods missing (".") in the reference: their value was withdrawn by a later vintage, which the warning names.
-    const refDates = new Set(withValue.map((o) => q(o.date)));
-    const extra = [...view.keys()].filter((t) => !refDates.has(t));
-    expect(extra.sort()).toEqual(
-      latest
-        .filter((o) => o.value === '.')
-        .map((o) => q(o.date))
-        .sort(),
-    );
+    const view = asOfView(sink, endOfDayMicros('2019-01-01'));
+    // Date for date over all 291 reference dates: a value where the reference has one, no row where it
+    // says "." (1946Q1–Q4, withdrawn by BEA in a later vintage: withdrawal rows).
+    expect(latest).toHaveLength(291);
+    expect(latest.filter((o) => o.value === '.').map((o) => o.date)).toEqual([
+      '1946-01-01',
+      '1946-04-01',
+      '1946-07-01',
+      '1946-10-01',
+    ]);
+    for (const o of latest) {
+      expect([o.date, view.get(q(o.date))?.value ?? '.']).toEqual([
+        o.date,
+        o.value === '.' ? '.' : Number(o.value),
+      ]);
+    }
+    expect(view.size).toBe(287);
+    // ALFRED's GDP history withdrew the pre-1959 quarters in 1996 and 1999 and restored most of them later;
+    // 1946 was withdrawn for good on 1999-10-28 (BEA's comprehensive revision).
+    const at1946q1 = [...sink.observations, ...sink.withdrawals]
+      .filter((r) => r.timestamp === q('1946-01-01'))
+      .sort((x, y) => x.available_at - y.available_at)
+      .map((r) => [r.source_ref, 'value' in r ? 'value' : 'withdrawn']);
+    expect(at1946q1.slice(-1)).toEqual([['alfred:1999-10-28', 'withdrawn']]);
+    expect(at1946q1).toContainEqual(['alfred:1996-01-19', 'withdrawn']);
+    for (const w of sink.withdrawals) {
+      expect(w.available_at_basis).toBe('vintage');
+      // Each withdrawal follows a published value of its period.
+      expect(
+        sink.observations.some((o) => o.timestamp === w.timestamp && o.available_at < w.available_at),
+      ).toBe(true);
+    }
+    expect(summary.series[0].withdrawals).toBe(sink.withdrawals.length);
     expect(sink.warnings.find((w) => w.code === 'FRED_VALUES_WITHDRAWN')?.message).toMatch(/1946-01-01/);
     // Nothing of 2019-01-02 or later leaks into the view.
     const cutoff = endOfDayMicros('2019-01-01');
@@ -149,14 +173,18 @@ describe.skipIf(!has)('FRED real fixtures (needs ../shared/fixtures/real/fred)',
       { mapping },
     );
     expect(b.observations).toEqual(a.observations);
+    expect(b.withdrawals).toEqual(a.withdrawals);
     expect(b.warnings.some((w) => w.code === 'FRED_DOWNLOADS_IGNORED')).toBe(true);
-    // One row per (series, timestamp, available_at), and never two equal consecutive values.
-    const keys = new Set(a.observations.map((o) => `${o.timestamp}|${o.available_at}`));
-    expect(keys.size).toBe(a.observations.length);
-    const byT = new Map<number, ObservationRow[]>();
-    for (const o of a.observations) byT.set(o.timestamp, [...(byT.get(o.timestamp) ?? []), o]);
+    // One row per (series, timestamp, available_at), and never two equal consecutive values (a withdrawal
+    // counts as the value null: never two withdrawals in a row, never a withdrawal first).
+    const all = [...a.observations, ...a.withdrawals.map((w) => ({ ...w, value: null }))];
+    const keys = new Set(all.map((o) => `${o.timestamp}|${o.available_at}`));
+    expect(keys.size).toBe(all.length);
+    const byT = new Map<number, { available_at: number; value: number | null }[]>();
+    for (const o of all) byT.set(o.timestamp, [...(byT.get(o.timestamp) ?? []), o]);
     for (const list of byT.values()) {
       list.sort((x, y) => x.available_at - y.available_at);
+      expect(list[0].value).not.toBeNull();
       for (let i = 1; i < list.length; i++) expect(list[i].value).not.toBe(list[i - 1].value);
     }
     expect(a.inputs.map((i) => i.key)).toEqual(['fred_api_series_observations_GDP_all_vintages.json']);

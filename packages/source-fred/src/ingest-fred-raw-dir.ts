@@ -53,10 +53,11 @@ export interface FredSeriesIngestSummary {
   frequency: Frequency;
   releaseId: number | undefined;
   releaseName: string | undefined;
+  /** Rows emitted, withdrawal rows included. */
   observations: number;
-  /** Vintage rows beyond each period's first value. */
+  /** Vintage rows beyond each period's first value (withdrawals and restorations included). */
   revisions: number;
-  /** Periods whose value a later vintage withdrew ("."); as-of views keep the last value. */
+  /** Withdrawal rows: vintages that withdrew a published value ("."); as-of views drop the period then. */
   withdrawals: number;
   missing: number;
   files: string[];
@@ -337,8 +338,8 @@ export function ingestFredRawFiles(
           code: 'FRED_VALUES_WITHDRAWN',
           message:
             `${fredId}: ${parsed.withdrawals.length} vintage(s) withdrew a published value (".") in ${periods} ` +
-            `period(s) (first: ${first.date} at ${first.realtime_start}); the atomic schema has no missing rows, ` +
-            'so as-of views keep the last published value there',
+            `period(s) (first: ${first.date} at ${first.realtime_start}); emitted as withdrawal rows (value null), ` +
+            'so as-of views from those vintages on have no value for those periods',
           count: periods,
         });
       }

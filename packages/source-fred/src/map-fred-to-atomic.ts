@@ -152,7 +152,8 @@ export function fredSeriesInput(
 
 /**
  * Emits ALFRED vintage rows: available_at = realtime_start at the release's time of day (23:59:59 ET when the
- * release time is unknown), basis 'vintage', source_ref `alfred:<realtime_start>`. Returns rows emitted.
+ * release time is unknown), basis 'vintage', source_ref `alfred:<realtime_start>`. A null row (a vintage
+ * that withdrew a published value) becomes a withdrawal row at that vintage's instant. Returns rows emitted.
  */
 export function mapAlfredVintages(
   sink: AtomicSink,
@@ -167,15 +168,16 @@ export function mapAlfredVintages(
       p = normalizeFredPeriod(r.date, args.frequency, `FRED ${args.fredId} observation ${r.date}`);
       periods.set(r.date, p);
     }
-    sink.addObservation({
+    const row = {
       series_id: seriesId,
       timestamp: p.timestamp,
       period_start: p.period_start,
       available_at: releaseAvailableAt(r.realtime_start, args.release, options.releaseTimes),
-      value: r.value,
-      available_at_basis: 'vintage',
+      available_at_basis: 'vintage' as const,
       source_ref: `alfred:${r.realtime_start}`,
-    });
+    };
+    if (r.value === null) sink.addWithdrawal(row);
+    else sink.addObservation({ ...row, value: r.value });
   }
   return args.rows.length;
 }

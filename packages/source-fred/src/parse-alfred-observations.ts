@@ -2,11 +2,14 @@ import { InputError } from '@asof/schema';
 import type { FredObservation, FredObservationsResponse } from './fred-payload.ts';
 import { parseFredValue } from './parse-fred-value.ts';
 
-/** One vintage: `value` became the value of `date` on `realtime_start` (and differs from the one before). */
+/**
+ * One vintage: `value` became the value of `date` on `realtime_start` (and differs from the one before).
+ * `value: null` is a withdrawal: a vintage said "." after a value had been published (see AlfredWithdrawal).
+ */
 export interface AlfredVintageRow {
   date: string;
   realtime_start: string;
-  value: number;
+  value: number | null;
 }
 
 /** A vintage in which a previously published value became missing ("."). */
@@ -18,15 +21,17 @@ export interface AlfredWithdrawal {
 }
 
 export interface ParsedAlfredObservations {
-  /** Rows sorted by (date, realtime_start); a row only where the value changed. */
+  /**
+   * Rows sorted by (date, realtime_start); a row only where the value changed. A withdrawal is a row with
+   * value null, and the value published again after it (even the same number) is a new row.
+   */
   rows: AlfredVintageRow[];
   /**
-   * Vintages that withdrew a value (e.g. BEA dropping 1946 GDP in the 1999 comprehensive revision). The
-   * atomic schema has no "missing" row, so as-of views keep showing the last value; callers can use this
-   * list to warn or to mask.
+   * Vintages that withdrew a value (e.g. BEA dropping 1946 GDP in the 1999 comprehensive revision); each is
+   * also a null row in `rows` (a withdrawal row downstream, docs/decisions/0007-withdrawal-rows.md).
    */
   withdrawals: AlfredWithdrawal[];
-  /** Observation rows whose value was "." or empty. */
+  /** Observation rows whose value was "." or empty (missing before any value, or withdrawn). */
   missing: number;
   /** Rows dropped because they re-published the previous value (incl. realtime-window chunk seams). */
   unchanged: number;
@@ -71,8 +76,8 @@ export function parseAlfredObservations(
     list.sort((a, b) =>
       a.realtime_start < b.realtime_start ? -1 : a.realtime_start > b.realtime_start ? 1 : 0,
     );
-    let last: number | undefined;
-    let withdrawn = false;
+    // undefined: nothing published yet ("." is then merely missing); null: the published value is withdrawn.
+    let last: number | null | undefined;
     let prev: FredObservation | undefined;
     for (const o of list) {
       if (prev !== undefined && prev.realtime_start === o.realtime_start) {
@@ -91,21 +96,20 @@ export function parseAlfredObservations(
       const value = parseFredValue(o.value, `${where}: date ${date}, realtime_start ${o.realtime_start}`);
       if (value === null) {
         missing++;
-        if (last !== undefined && !withdrawn) {
+        if (last !== undefined && last !== null) {
           withdrawals.push({ date, realtime_start: o.realtime_start });
-          withdrawn = true;
+          rows.push({ date, realtime_start: o.realtime_start, value: null });
+          last = null;
         }
         continue;
       }
-      if (withdrawn) withdrawals[withdrawals.length - 1].restored = o.realtime_start;
-      if (value === last) {
+      if (last === null) withdrawals[withdrawals.length - 1].restored = o.realtime_start;
+      else if (value === last) {
         unchanged++;
-        withdrawn = false;
         continue;
       }
       rows.push({ date, realtime_start: o.realtime_start, value });
       last = value;
-      withdrawn = false;
     }
   }
   return { rows, withdrawals, missing, unchanged };

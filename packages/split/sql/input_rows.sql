@@ -3,9 +3,11 @@
 -- was superseded by the next vintage of its timestamp. The input at origin o of series s is
 --   series_id = s AND "timestamp" BETWEEN lookback_start AND o AND available_at <= o
 --   AND (superseded_at IS NULL OR superseded_at > o)
--- with lookback_start from origins.parquet — the same rows as the per-origin form.
+-- with lookback_start from origins.parquet — the same rows as the per-origin form. Withdrawal rows (value
+-- NULL) are not written: they only end the previous row's life (its superseded_at), so a withdrawn value is
+-- not served at origins after its withdrawal, as in the per-origin form.
 -- grain: (series_id, "timestamp", available_at)
--- invariants: superseded_at > available_at; available_at <= the last origin of the series.
+-- invariants: superseded_at > available_at; available_at <= the last origin of the series; value never NULL.
 WITH source AS (
   SELECT series_id, min(lookback_start) AS first_start, min(origin) AS first_origin, max(origin) AS last_origin
   FROM input_windows
@@ -24,5 +26,6 @@ final AS (
   FROM renamed
   WHERE "timestamp" >= first_start AND "timestamp" <= last_origin AND available_at <= last_origin
     AND (superseded_at IS NULL OR superseded_at > first_origin)
+    AND value IS NOT NULL
 )
 SELECT * FROM final

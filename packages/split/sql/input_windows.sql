@@ -4,6 +4,8 @@
 -- its window is the last L grid steps (a frame, no join). Other series reach back past the steps not yet
 -- released at o: the last L public steps lie within the L + u grid steps ending at o, u = the number of grid
 -- steps <= o not yet released at o; those candidate steps are enumerated (generate_series) and equi-joined.
+-- A step whose current row at o is a withdrawal (value NULL, docs/decisions/0007) is not public at o either:
+-- series with withdrawals take the second path, with u widened by their withdrawals up to o.
 -- grain: (series_id, origin)
 -- invariants: n_input_steps <= lookback_steps; lookback_start <= origin.
 WITH source AS (
@@ -11,10 +13,27 @@ WITH source AS (
   FROM origin_candidates
   WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
 ),
+-- Withdrawal rows with the instant a value was published again (null: withdrawn for good). The build
+-- collapses repeated withdrawals, so the next row of the timestamp is always a value.
+withdrawn_keys AS (
+  SELECT DISTINCT series_id, "timestamp" FROM eval_observations WHERE value IS NULL
+),
+withdrawals AS (
+  SELECT series_id, "timestamp", withdrawn_at, restored_at
+  FROM (
+    SELECT
+      o.series_id, o."timestamp", o.value, o.available_at AS withdrawn_at,
+      lead(o.available_at) OVER (PARTITION BY o.series_id, o."timestamp" ORDER BY o.available_at) AS restored_at
+    FROM eval_observations AS o
+    JOIN withdrawn_keys AS k USING (series_id, "timestamp")
+  )
+  WHERE value IS NULL
+),
 grid AS (
   SELECT
     g.series_id, g."timestamp", g.step_index, g.first_available_at,
-    bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_id) AS has_late,
+    bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_id)
+      OR g.series_id IN (SELECT series_id FROM withdrawals) AS has_late,
     first_value(g."timestamp") OVER (
       PARTITION BY g.series_id ORDER BY g.step_index ROWS BETWEEN h.lookback_steps - 1 PRECEDING AND CURRENT ROW
     ) AS last_steps_start
@@ -42,14 +61,24 @@ unreleased AS (
   WHERE r.has_late
   GROUP BY r.series_id, r.origin
 ),
+-- An upper bound on the steps <= o withdrawn at o (restorations ignored): enough to widen the candidates.
+withdrawn AS (
+  SELECT r.series_id, r.origin, count(*) AS n_withdrawn
+  FROM renamed AS r
+  JOIN withdrawals AS w ON w.series_id = r.series_id AND w."timestamp" <= r.origin AND w.withdrawn_at <= r.origin
+  WHERE r.has_late
+  GROUP BY r.series_id, r.origin
+),
 candidate_steps AS (
   SELECT
     r.series_id, r.origin, r.lookback_steps,
     unnest(generate_series(
-      greatest(1, r.origin_index - r.lookback_steps - coalesce(u.n_unreleased, 0) + 1), r.origin_index
+      greatest(1, r.origin_index - r.lookback_steps - coalesce(u.n_unreleased, 0) - coalesce(w.n_withdrawn, 0) + 1),
+      r.origin_index
     )) AS step_index
   FROM renamed AS r
   LEFT JOIN unreleased AS u USING (series_id, origin)
+  LEFT JOIN withdrawn AS w USING (series_id, origin)
   WHERE r.has_late
 ),
 public_steps AS (
@@ -57,6 +86,11 @@ public_steps AS (
   FROM candidate_steps AS c
   JOIN grid AS g ON g.series_id = c.series_id AND g.step_index = c.step_index
   WHERE g.first_available_at <= c.origin
+    AND NOT EXISTS (
+      SELECT 1 FROM withdrawals AS w
+      WHERE w.series_id = c.series_id AND w."timestamp" = g."timestamp" AND w.withdrawn_at <= c.origin
+        AND (w.restored_at IS NULL OR w.restored_at > c.origin)
+    )
   QUALIFY row_number() OVER (PARTITION BY c.series_id, c.origin ORDER BY g.step_index DESC) <= c.lookback_steps
 ),
 late AS (

@@ -2,9 +2,12 @@
 -- with the greatest available_at <= origin), its timestamps <= origin, the last lookback_steps of them:
 -- exactly the timestamps in [lookback_start, origin] of input_windows. The window's grid steps are
 -- enumerated and equi-joined (a range join would compare every origin with every row of its series);
--- series with a single release per timestamp need no per-timestamp de-duplication.
+-- series with a single release per timestamp need no per-timestamp de-duplication. A timestamp whose current
+-- row at the origin is a withdrawal (value NULL, docs/decisions/0007) is not served; input_windows does
+-- not count it as a public step.
 -- grain: (series_id, origin, "timestamp")
--- invariants: available_at <= origin and "timestamp" <= origin on every row; n_input_steps rows per origin.
+-- invariants: available_at <= origin and "timestamp" <= origin on every row; n_input_steps rows per origin;
+--   value never NULL.
 WITH source AS (
   SELECT w.series_id, w.origin, c.origin_index, g.step_index AS start_index
   FROM input_windows AS w
@@ -37,6 +40,6 @@ deduplicated AS (
 final AS (
   SELECT * EXCLUDE (is_revised) FROM renamed WHERE NOT is_revised
   UNION ALL
-  SELECT * EXCLUDE (is_revised) FROM deduplicated
+  SELECT * EXCLUDE (is_revised) FROM deduplicated WHERE value IS NOT NULL
 )
 SELECT * FROM final

@@ -1,11 +1,13 @@
 -- train_observations: the training snapshot — the as-of view strictly before the train cutoff
 -- (eval_start − embargo), for every series. Only what was public before the evaluation began: a December
 -- value first published in January is absent, and so is a later revision of an old value (the snapshot keeps
--- the vintage that was current at the cutoff).
+-- the vintage that was current at the cutoff). A timestamp whose current vintage at the cutoff is a
+-- withdrawal (value NULL, docs/decisions/0007) is absent: its value was withdrawn before the cutoff.
 -- Series whose parent series row has n_revisions = 0 (bars: most rows) hold one row per timestamp already, so
 -- only revised series pay for the per-timestamp de-duplication (the parent's series.parquet is hash-verified).
 -- grain: (series_id, "timestamp")
--- invariants: available_at < $train_cutoff on every row.
+-- invariants: available_at < $train_cutoff on every row; value never NULL (a withdrawal is a revision, so
+--   series with n_revisions = 0 have none).
 WITH source AS (
   SELECT o.*, coalesce(s.n_revisions, 1) > 0 AS has_revisions
   FROM split_observations AS o
@@ -26,6 +28,6 @@ revised AS (
 final AS (
   SELECT * EXCLUDE (has_revisions) FROM renamed WHERE NOT has_revisions
   UNION ALL
-  SELECT * EXCLUDE (has_revisions) FROM revised
+  SELECT * EXCLUDE (has_revisions) FROM revised WHERE value IS NOT NULL
 )
 SELECT * FROM final

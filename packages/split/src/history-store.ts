@@ -10,6 +10,16 @@ export interface HistoryRow {
   value: number;
 }
 
+/**
+ * A stored vintage: `value: null` is a withdrawal (docs/decisions/0007-withdrawal-rows.md): from its
+ * available_at on, the timestamp has no value and `historyAt` serves no row for it.
+ */
+export interface StoredHistoryRow {
+  timestamp: Micros;
+  available_at: Micros;
+  value: number | null;
+}
+
 /** Counts of guard checks: requests checked against their origin, and rows checked before being served. */
 export interface GuardCounts {
   requests: number;
@@ -23,10 +33,10 @@ export interface GuardCounts {
  */
 export class HistoryStore {
   readonly guard: GuardCounts = { requests: 0, rows: 0 };
-  private readonly rows: Map<string, HistoryRow[]>;
+  private readonly rows: Map<string, StoredHistoryRow[]>;
 
-  /** `rows` per series, in any order (sorted here by timestamp, then available_at). */
-  constructor(rows: Map<string, HistoryRow[]>) {
+  /** `rows` per series, in any order (sorted here by timestamp, then available_at); withdrawals included. */
+  constructor(rows: Map<string, readonly StoredHistoryRow[]>) {
     this.rows = new Map();
     for (const [id, list] of rows) {
       this.rows.set(
@@ -41,13 +51,13 @@ export class HistoryStore {
     const duck = await Duck.open({ threads: 2 });
     try {
       const where = seriesIds ? 'WHERE series_id IN (SELECT unnest(string_split($ids, chr(31))))' : '';
-      const found = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number }>(
+      const found = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
         `SELECT series_id, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value
          FROM read_parquet(${quoteLiteral(join(dir, 'observations', '*', '*.parquet'))}, hive_partitioning = true)
          ${where} ORDER BY series_id, "timestamp", available_at`,
         seriesIds ? { ids: seriesIds.join('\u001f') } : undefined,
       );
-      const map = new Map<string, HistoryRow[]>();
+      const map = new Map<string, StoredHistoryRow[]>();
       for (const r of found) {
         let list = map.get(r.series_id);
         if (!list) {
@@ -66,7 +76,10 @@ export class HistoryStore {
     return this.rows.has(seriesId);
   }
 
-  /** The as-of view of one series at `asOf`, optionally only its last `lookback` timestamps. */
+  /**
+   * The as-of view of one series at `asOf`, optionally only its last `lookback` timestamps. A timestamp whose
+   * latest vintage public at `asOf` is a withdrawal is left out (and does not count towards `lookback`).
+   */
   historyAt(seriesId: string, asOf: Micros, lookback?: number): HistoryRow[] {
     const all = this.rows.get(seriesId);
     if (!all) {
@@ -78,15 +91,20 @@ export class HistoryStore {
         },
       );
     }
-    const out: HistoryRow[] = [];
+    const current: StoredHistoryRow[] = [];
     for (let i = 0; i < all.length; i++) {
       const r = all[i];
       if (r.timestamp > asOf) break;
       if (r.available_at > asOf) continue;
-      const prev = out[out.length - 1];
+      const prev = current[current.length - 1];
       // Rows are sorted by (timestamp, available_at): a later public vintage of the same timestamp replaces it.
-      if (prev && prev.timestamp === r.timestamp) out[out.length - 1] = r;
-      else out.push(r);
+      if (prev && prev.timestamp === r.timestamp) current[current.length - 1] = r;
+      else current.push(r);
+    }
+    const out: HistoryRow[] = [];
+    for (const r of current) {
+      // Checked non-null: the stored row is served as is (no copy per request).
+      if (r.value !== null) out.push(r as HistoryRow);
     }
     const served = lookback === undefined ? out : out.slice(Math.max(0, out.length - lookback));
     for (const r of served) {

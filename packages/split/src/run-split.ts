@@ -398,6 +398,12 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
           'SELECT count(*) AS n FROM input_rows WHERE superseded_at <= available_at',
         ],
     [
+      'no withdrawal (value NULL) served as training data, input or target',
+      `SELECT (SELECT count(*) FROM train_observations WHERE value IS NULL)
+         + (SELECT count(*) FROM ${format === 'per_origin' ? 'inputs' : 'input_rows'} WHERE value IS NULL)
+         + (SELECT count(*) FROM ${format === 'per_origin' ? 'targets' : 'target_rows'} WHERE value IS NULL) AS n`,
+    ],
+    [
       'origins window within lookback_steps',
       'SELECT count(*) AS n FROM origins WHERE n_input_steps > lookback_steps OR lookback_start > origin',
     ],

@@ -16,7 +16,8 @@ export interface MiniObservation {
   /** ISO instants (UTC). */
   timestamp: string;
   available_at: string;
-  value: number;
+  /** null: a withdrawal of the value published earlier for this timestamp (docs/decisions/0007). */
+  value: number | null;
   available_at_basis?: string;
   source_ref?: string;
 }

@@ -15,13 +15,18 @@ early AS (
 ),
 duplicate_grain AS (
   SELECT 'duplicate_grain' AS check_name, series_id, "timestamp", available_at, value,
-    'two different values share (series_id, timestamp, available_at)' AS detail
+    'two different values (or a value and a withdrawal) share (series_id, timestamp, available_at)' AS detail
   FROM source WHERE shares_grain
 ),
 unknown_series AS (
   SELECT 'observation_without_series' AS check_name, series_id, "timestamp", available_at, value,
     'the source emitted rows for a series it never declared' AS detail
   FROM source WHERE frequency IS NULL
+),
+orphan_withdrawal AS (
+  SELECT 'withdrawal_without_value' AS check_name, series_id, "timestamp", available_at, value,
+    'a withdrawal (value NULL) must follow a vintage with a value of the same (series_id, timestamp)' AS detail
+  FROM source WHERE value IS NULL AND is_first_vintage
 ),
 duplicate_series AS (
   SELECT 'duplicate_series' AS check_name, series_id, NULL::TIMESTAMPTZ AS "timestamp", NULL::TIMESTAMPTZ AS available_at,
@@ -33,6 +38,7 @@ final AS (
   UNION ALL SELECT * FROM early
   UNION ALL SELECT * FROM duplicate_grain
   UNION ALL SELECT * FROM unknown_series
+  UNION ALL SELECT * FROM orphan_withdrawal
   UNION ALL SELECT * FROM duplicate_series
 )
 SELECT * FROM final

@@ -2,6 +2,9 @@
 -- grain: (series_id, timestamp, available_at)
 -- invariants: available_at never null; a re-publication of an unchanged value is not a row (only value
 --   changes along available_at are kept); exact duplicate emissions collapse to the first staged one.
+--   value NULL is a withdrawal (tombstone, docs/decisions/0007): from its available_at on, the key has no
+--   value (as_of_view returns no row); it must follow a row with a value (invariant_violations). A repeated
+--   withdrawal collapses like a repeated value; a value published again after a withdrawal is a new row.
 --   Uniqueness of the grain and the availability rules are checked in invariant_violations, from the
 --   flags computed here (is_first_vintage, shares_grain) so that no check needs another pass.
 -- series_rank orders series_id as a small integer: sorting on it is much cheaper than on the string and
@@ -19,13 +22,15 @@ changes AS (
   SELECT
     *,
     lag(value) OVER w AS previous_value,
-    lag(available_at_us) OVER w AS previous_available_at_us
+    lag(available_at_us) OVER w AS previous_available_at_us,
+    -- stage_seq is never null, so this tells "no earlier row" from "the earlier row is a withdrawal".
+    lag(stage_seq) OVER w IS NOT NULL AS has_previous
   FROM source
   WINDOW w AS (PARTITION BY series_key, ts_us ORDER BY available_at_us, stage_seq)
 ),
 kept AS (
   SELECT * FROM changes
-  WHERE previous_value IS NULL OR previous_value IS DISTINCT FROM value
+  WHERE NOT has_previous OR previous_value IS DISTINCT FROM value
 ),
 renamed AS (
   SELECT
@@ -39,8 +44,8 @@ renamed AS (
     r.text AS source_ref,
     s.frequency,
     k.series_rank,
-    c.previous_value IS NULL AS is_first_vintage,
-    c.previous_available_at_us IS NOT DISTINCT FROM c.available_at_us AND c.previous_value IS NOT NULL AS shares_grain
+    NOT c.has_previous AS is_first_vintage,
+    c.previous_available_at_us IS NOT DISTINCT FROM c.available_at_us AND c.has_previous AS shares_grain
   FROM kept AS c
   JOIN ranked_series AS k ON k.series_key = c.series_key
   JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = c.basis_key

@@ -3,7 +3,8 @@
 -- invariants: every series has a known registry unit (checked in invariant_violations); eval_target is
 --   true only for evaluated units with at least the unit's minimum lookback of observations first
 --   released before $eval_start (SPEC §6, FinVerse Table 2), and with observations at or after
---   $eval_start (a series that ended before the evaluation has nothing to score).
+--   $eval_start (a series that ended before the evaluation has nothing to score). first/last_timestamp and
+--   n_obs count timestamps that ever had a value, even if a later vintage withdrew it (docs/decisions/0007).
 WITH source AS (
   SELECT * FROM stg_series
 ),
@@ -12,7 +13,9 @@ stats AS (
     series_id,
     min("timestamp") AS first_timestamp,
     max("timestamp") AS last_timestamp,
-    count(*) FILTER (WHERE is_first_vintage) AS n_obs,
+    count(*) FILTER (WHERE is_first_vintage AND value IS NOT NULL) AS n_obs,
+    -- every vintage after a key's first: value revisions, withdrawals (value NULL) and restorations alike,
+    -- so n_revisions = 0 still means "one row per timestamp" to readers that skip the as-of step.
     count(*) FILTER (WHERE NOT is_first_vintage) AS n_revisions,
     count(*) FILTER (WHERE is_first_vintage AND available_at < $eval_start::TIMESTAMPTZ) AS n_before
   FROM observations

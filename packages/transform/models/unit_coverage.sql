@@ -1,6 +1,7 @@
 -- unit_coverage: the FinVerse Table 4 view of a built universe, per taxonomy unit.
 -- grain: (scope, category, detail_category, frequency)
--- invariants: points count distinct (series_id, timestamp) pairs (revisions are not extra points);
+-- invariants: points count distinct (series_id, timestamp) pairs that ever had a value (revisions and
+--   withdrawals, value NULL, are not extra points);
 --   eval_points are those of eval-target series at or after $eval_start.
 WITH source AS (
   SELECT s.scope, s.category, s.detail_category, s.frequency, s.series_id, s.eval_target
@@ -8,6 +9,7 @@ WITH source AS (
 ),
 points AS (
   SELECT series_id, "timestamp" FROM read_parquet($observations_glob, hive_partitioning = true)
+  WHERE value IS NOT NULL
   GROUP BY series_id, "timestamp"
 ),
 renamed AS (

@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Duck } from '@asof/duck';
 import type { SeriesInput } from '@asof/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertInvariants, createStagingTables, runModels } from './run-models.ts';
+import { assertInvariants, createStagingTables, modelPath, runModels } from './run-models.ts';
 import { StageSink } from './stage-sink.ts';
 
 const T = (iso: string) => Date.parse(iso) * 1000;
@@ -33,19 +36,21 @@ beforeEach(async () => {
 });
 afterEach(() => duck.close());
 
-async function stage(rows: [string, string, number][], series: SeriesInput[] = [SERIES]) {
+/** Stages rows of x:gdp; a null value is staged as a withdrawal (addWithdrawal). */
+async function stage(rows: [string, string, number | null][], series: SeriesInput[] = [SERIES]) {
   const sink = await StageSink.create(duck);
   for (const s of series) sink.addSeries(s);
   for (const [ts, av, value] of rows) {
-    sink.addObservation({
+    const row = {
       series_id: 'x:gdp',
       timestamp: T(ts),
       period_start: null,
       available_at: T(av),
-      value,
-      available_at_basis: 'vintage',
+      available_at_basis: 'vintage' as const,
       source_ref: av,
-    });
+    };
+    if (value === null) sink.addWithdrawal(row);
+    else sink.addObservation({ ...row, value });
   }
   sink.close();
   await runModels(duck, ['observations', 'series', 'invariant_violations'], {
@@ -138,5 +143,113 @@ describe('observations model', () => {
       }),
     ).toThrow(/series x:gdp, observation #1 .*available_at must be a finite number/);
     sink.close();
+  });
+});
+
+/** Writes the built observations table as Parquet (the universe's form) and returns a glob over it. */
+async function writeObservations(dir: string): Promise<string> {
+  const path = join(dir, 'observations.parquet');
+  await duck.writeParquet(
+    `SELECT series_id, "timestamp", period_start, available_at, value, available_at_basis, source_ref
+     FROM observations ORDER BY series_id, "timestamp", available_at`,
+    path,
+  );
+  return path;
+}
+
+describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
+  const Q1 = '2019-03-31T23:59:59Z';
+  const Q2 = '2019-06-30T23:59:59Z';
+  // Q1: published, revised, withdrawn, withdrawn again (collapses), restored with the first number.
+  // Q2: published, withdrawn for good.
+  const ROWS: [string, string, number | null][] = [
+    [Q1, '2019-04-26T12:30:00Z', 100],
+    [Q1, '2019-05-30T12:30:00Z', 101],
+    [Q1, '2019-06-27T12:30:00Z', null],
+    [Q1, '2019-07-26T12:30:00Z', null],
+    [Q1, '2019-08-29T12:30:00Z', 100],
+    [Q2, '2019-07-26T12:30:00Z', 200],
+    [Q2, '2019-08-29T12:30:00Z', null],
+  ];
+
+  it('observations keeps a withdrawal as a NULL row, collapses a repeated one, keeps the restoration', async () => {
+    await stage(ROWS);
+    const rows = await duck.all<{ t: string; av: string; value: number | null; first: boolean }>(
+      `SELECT strftime("timestamp", '%m-%d') AS t, strftime(available_at, '%m-%d') AS av, value,
+              is_first_vintage AS first
+       FROM observations ORDER BY "timestamp", available_at`,
+    );
+    expect(rows).toEqual([
+      { t: '03-31', av: '04-26', value: 100, first: true },
+      { t: '03-31', av: '05-30', value: 101, first: false },
+      { t: '03-31', av: '06-27', value: null, first: false },
+      { t: '03-31', av: '08-29', value: 100, first: false },
+      { t: '06-30', av: '07-26', value: 200, first: true },
+      { t: '06-30', av: '08-29', value: null, first: false },
+    ]);
+    // n_obs counts timestamps that ever had a value; n_revisions every vintage after a timestamp's first.
+    const s = await duck.one<{ n_obs: bigint; n_revisions: bigint }>('SELECT n_obs, n_revisions FROM series');
+    expect([Number(s.n_obs), Number(s.n_revisions)]).toEqual([2, 4]);
+    await expect(assertInvariants(duck)).resolves.toBeUndefined();
+  });
+
+  it('as_of_view has no row for a timestamp whose current vintage is a withdrawal', async () => {
+    await stage(ROWS);
+    const dir = mkdtempSync(join(tmpdir(), 'asof-withdrawal-'));
+    try {
+      const glob = await writeObservations(dir);
+      const sql = readFileSync(modelPath('as_of_view'), 'utf8');
+      const view = async (asOf: string) =>
+        (
+          await duck.all<{ t: string; value: number }>(
+            `SELECT strftime("timestamp", '%m-%d') AS t, value FROM (${sql})`,
+            { observations_glob: glob, series_id: 'x:gdp', as_of: asOf },
+          )
+        ).map((r) => [r.t, r.value]);
+      expect(await view('2019-06-27T12:29:59Z')).toEqual([['03-31', 101]]);
+      expect(await view('2019-06-27T12:30:00Z')).toEqual([]); // withdrawn at its instant
+      expect(await view('2019-07-26T12:30:00Z')).toEqual([['06-30', 200]]);
+      expect(await view('2019-08-29T12:30:00Z')).toEqual([['03-31', 100]]); // restored; Q2 withdrawn
+      expect(await view('infinity')).toEqual([['03-31', 100]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('unit_coverage counts a withdrawn timestamp once, as a point that had a value', async () => {
+    await stage(ROWS);
+    const dir = mkdtempSync(join(tmpdir(), 'asof-withdrawal-'));
+    try {
+      const glob = await writeObservations(dir);
+      const seriesFile = join(dir, 'series.parquet');
+      await duck.writeParquet('SELECT * FROM series ORDER BY series_id', seriesFile);
+      const sql = readFileSync(modelPath('unit_coverage'), 'utf8');
+      const r = await duck.one<{ series: bigint; points: bigint }>(`SELECT series, points FROM (${sql})`, {
+        series_file: seriesFile,
+        observations_glob: glob,
+        eval_start: '2020-01-01T00:00:00Z',
+      });
+      expect([Number(r.series), Number(r.points)]).toEqual([1, 2]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("invariant_violations: a withdrawal must follow a value, and may not share a value's grain", async () => {
+    await stage([
+      [Q1, '2019-04-26T12:30:00Z', null], // nothing to withdraw
+      [Q2, '2019-07-26T12:30:00Z', 200],
+      [Q2, '2019-07-26T12:30:00Z', null], // a value and a withdrawal at one instant
+    ]);
+    const v = await duck.all<{ check_name: string; t: string }>(
+      `SELECT check_name, strftime("timestamp", '%m-%d') AS t FROM invariant_violations ORDER BY check_name`,
+    );
+    expect(v).toEqual([
+      { check_name: 'duplicate_grain', t: '06-30' },
+      { check_name: 'withdrawal_without_value', t: '03-31' },
+    ]);
+    await expect(assertInvariants(duck)).rejects.toThrow(
+      /withdrawal_without_value: series x:gdp at 2019-03-31T23:59:59\.000000Z .*must follow a vintage with a value/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import {
   type ObservationRow,
   type RawInput,
   SeriesInput,
+  type WithdrawalRow,
   zodInputError,
 } from '@asof/schema';
 
@@ -106,16 +107,31 @@ export class StageSink implements AtomicSink {
   }
 
   addObservation(o: ObservationRow): void {
-    if (!Number.isFinite(o.value) || !Number.isFinite(o.timestamp) || !Number.isFinite(o.available_at)) {
-      const field = !Number.isFinite(o.value)
-        ? 'value'
-        : !Number.isFinite(o.timestamp)
-          ? 'timestamp'
-          : 'available_at';
+    this.push(o, o.value);
+  }
+
+  /** A withdrawal is staged as a row with value NULL (docs/decisions/0007-withdrawal-rows.md). */
+  addWithdrawal(o: WithdrawalRow): void {
+    this.push(o, null);
+  }
+
+  private push(o: WithdrawalRow, value: number | null): void {
+    if (
+      (value !== null && !Number.isFinite(value)) ||
+      !Number.isFinite(o.timestamp) ||
+      !Number.isFinite(o.available_at)
+    ) {
+      const field =
+        value !== null && !Number.isFinite(value)
+          ? 'value'
+          : !Number.isFinite(o.timestamp)
+            ? 'timestamp'
+            : 'available_at';
+      const got = field === 'value' ? value : o[field];
       throw new InputError(
         'OBSERVATION_INVALID',
-        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${field} must be a finite number, got ${String(o[field as keyof ObservationRow])}`,
-        { context: { series_id: o.series_id, field, value: o[field as keyof ObservationRow] } },
+        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${field} must be a finite number, got ${String(got)}`,
+        { context: { series_id: o.series_id, field, value: got } },
       );
     }
     const row = this.row;
@@ -123,7 +139,7 @@ export class StageSink implements AtomicSink {
     row[1] = o.timestamp;
     row[2] = o.period_start;
     row[3] = o.available_at;
-    row[4] = o.value;
+    row[4] = value;
     row[5] = this.key('basis', o.available_at_basis);
     row[6] = this.key('ref', o.source_ref);
     row[7] = this.seq++;
