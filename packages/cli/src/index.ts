@@ -1,5 +1,7 @@
+export * from './baselines-command.ts';
 export * from './build-universe.ts';
 export * from './commands.ts';
 export * from './load-pipeline.ts';
 export { runCli } from './main.ts';
 export * from './resolve-out-dir.ts';
+export * from './write-baseline-forecasts.ts';

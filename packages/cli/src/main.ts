@@ -1,4 +1,5 @@
 import { AsofError } from '@asof/schema';
+import { BASELINES_USAGE, baselinesCommand } from './baselines-command.ts';
 import {
   BUILD_USAGE,
   buildCommand,
@@ -18,6 +19,7 @@ import { SPLIT_USAGE, splitCommand } from './split-command.ts';
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
   ingest: ingestCommand,
+  baselines: baselinesCommand,
   score: scoreCommand,
   export: exportCommand,
   split: splitCommand,
@@ -31,6 +33,7 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
   ${BUILD_USAGE}
   ${INGEST_USAGE}
   ${SPLIT_USAGE}
+  ${BASELINES_USAGE}
   ${SCORE_USAGE}
   ${EXPORT_USAGE}
   ${VERIFY_USAGE}

@@ -109,8 +109,8 @@ export class Duck {
 
   /**
    * Writes a query to Parquet (zstd) deterministically: the query must end with ORDER BY on its grain; the
-   * file is written to a temp path and renamed into place. Parameters are bound by first materialising the
-   * query as a temp table, because COPY accepts no prepared parameters.
+   * file is written to a temp path and renamed into place. Parameters are bound into the COPY itself
+   * (DuckDB 1.5 prepares COPY statements), so a filtered write costs no intermediate table.
    */
   async writeParquet(query: string, path: string, params?: Params): Promise<void> {
     if (!/order\s+by/i.test(query)) {
@@ -119,21 +119,17 @@ export class Duck {
       );
     }
     const tmp = `${path}.tmp-${process.pid}`;
-    let source = `(${stripTrailingSemicolon(query)})`;
-    if (params && Object.keys(params).length > 0) {
-      await this.createTable('__asof_copy', query, params);
-      source = `(SELECT * FROM ${quoteIdent('__asof_copy')} ${trailingOrderBy(query)})`;
-    }
+    const source = `(${stripTrailingSemicolon(query)})`;
+    const used = params ? pickUsedParams(query, params) : undefined;
     try {
       await this.run(
         `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+        used && Object.keys(used).length > 0 ? used : undefined,
       );
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
-    } finally {
-      if (params && Object.keys(params).length > 0) await this.run('DROP TABLE IF EXISTS "__asof_copy"');
     }
   }
 
@@ -172,12 +168,6 @@ export class Duck {
 
 function stripTrailingSemicolon(sql: string): string {
   return sql.trim().replace(/;\s*$/, '');
-}
-
-/** The last ORDER BY clause of a query, reused when the query is materialised before COPY. */
-function trailingOrderBy(query: string): string {
-  const idx = query.toLowerCase().lastIndexOf('order by');
-  return stripTrailingSemicolon(query.slice(idx));
 }
 
 /** DuckDB refuses parameters a statement does not use; bind only the `$names` that appear in it. */

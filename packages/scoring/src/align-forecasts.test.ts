@@ -81,13 +81,6 @@ describe('alignForecasts', () => {
       'FORECAST_BAD_STEP',
       /row 7: step 3 .* expected an integer 1…2/,
     ],
-    [
-      'a reserved model name',
-      1,
-      'random_walk,A,2024-01-02,1,1',
-      'FORECAST_RESERVED_MODEL',
-      /row 2: model name 'random_walk' is reserved/,
-    ],
   ])('rejects %s naming file, row and value', async (_what, index, line, code, message) => {
     const lines = [...GOOD];
     lines[index] = line;

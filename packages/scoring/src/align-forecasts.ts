@@ -138,19 +138,12 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
           `model ${JSON.stringify(model)} is empty; name the model`,
           model,
         );
-      if ((BASELINE_MODELS as readonly string[]).includes(model)) {
-        fail(
-          'FORECAST_RESERVED_MODEL',
-          table,
-          i,
-          `model name '${model}' is reserved for the scorer's own baseline (${BASELINE_MODELS.join(', ')}); rename your model`,
-          model,
-        );
-      }
       entry = {
         forecasts: {
           model,
-          baseline: false,
+          // A baseline name is allowed only for that baseline's own forecasts (as `asof baselines` writes
+          // them): scorePanel checks them against its own and refuses the file when they differ.
+          baseline: (BASELINE_MODELS as readonly string[]).includes(model),
           point: new Float64Array(size).fill(Number.NaN),
           quantileLevels: K ? quantiles.map((q) => q.level) : null,
           quantiles: K ? new Float64Array(size * K) : null,

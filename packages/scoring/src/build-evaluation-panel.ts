@@ -20,6 +20,9 @@ export interface EvaluationPanel {
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail: (Float64Array | null)[];
+  /** y_1 and n of the whole history known at each origin (OriginRow history_first/length); NaN when not given. */
+  historyFirst: Float64Array;
+  historyLength: Float64Array;
   targetOffset: Float64Array;
   actual: Float64Array;
   /** `${seriesIndex}|${epochMs}` → origin index. */
@@ -74,6 +77,8 @@ export function buildEvaluationPanel(
   const lastValue = new Float64Array(n);
   const targetOffset = new Float64Array(n + 1);
   const historyTail: (Float64Array | null)[] = new Array(n);
+  const historyFirst = new Float64Array(n).fill(Number.NaN);
+  const historyLength = new Float64Array(n).fill(Number.NaN);
   const originIso: string[] = new Array(n);
   const originKey = new Map<string, number>();
   const seriesOriginStart = new Int32Array(seriesIds.length + 1);
@@ -96,6 +101,10 @@ export function buildEvaluationPanel(
     if (row.origin_index !== undefined) originIndex[o] = row.origin_index;
     lastValue[o] = row.last_value;
     historyTail[o] = row.history_tail ? Float64Array.from(row.history_tail) : null;
+    if (row.history_first !== undefined && row.history_length !== undefined) {
+      historyFirst[o] = row.history_first;
+      historyLength[o] = row.history_length;
+    }
     targetOffset[o + 1] = targetOffset[o] + row.horizon;
     seriesOriginStart[s + 1] = o + 1;
   }
@@ -113,6 +122,8 @@ export function buildEvaluationPanel(
     horizon,
     lastValue,
     historyTail,
+    historyFirst,
+    historyLength,
     targetOffset,
     actual,
     originKey,
@@ -137,6 +148,8 @@ export interface OriginColumns {
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail?: (Float64Array | null)[];
+  historyFirst?: Float64Array;
+  historyLength?: Float64Array;
   originIndex?: Float64Array;
   /** Targets laid out origin-major (length Σ horizon); NaN where unknown. Default: all NaN. */
   actual?: Float64Array;
@@ -198,6 +211,8 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     horizon: c.horizon,
     lastValue: c.lastValue,
     historyTail: c.historyTail ?? new Array(n).fill(null),
+    historyFirst: c.historyFirst ?? new Float64Array(n).fill(Number.NaN),
+    historyLength: c.historyLength ?? new Float64Array(n).fill(Number.NaN),
     targetOffset,
     actual,
     originKey,

@@ -7,7 +7,12 @@ import { z } from 'zod';
  */
 export const ForecastFileRow = z
   .object({
-    model: z.string().min(1).describe("model name; 'random_walk', 'drift', 'seasonal_naive' are reserved"),
+    model: z
+      .string()
+      .min(1)
+      .describe(
+        "model name; 'random_walk', 'drift', 'seasonal_naive' name the scorer's own baselines: a submitted model with such a name must equal that baseline (e.g. the output of asof baselines), else it is refused",
+      ),
     series_id: z.string().min(1).describe("an evaluation series of the split's task set"),
     origin: z.string().describe('an origin of that series in the split (ISO instant or date)'),
     step: z.number().int().min(1).describe('1 … H steps after the origin'),

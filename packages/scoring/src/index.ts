@@ -120,4 +120,5 @@ export {
   type TaskRow,
 } from './score-types.ts';
 export { stepsBetween } from './steps-between.ts';
+export { type HistoryColumns, type WholeHistory, wholeHistoryAt } from './whole-history-at.ts';
 export { writeResults } from './write-results.ts';

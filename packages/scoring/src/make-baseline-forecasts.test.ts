@@ -21,6 +21,15 @@ describe('makeBaselineForecasts', () => {
     expect(values(rows, 'drift')).toEqual([9, 10, 11, 12, 13, 14, 15]);
   });
 
+  it("drift's slope is (y_o − y_1)/(n − 1) over the whole history known at the origin when given", () => {
+    // Whole history 0 … 8 over n = 5 observations: slope 2, although the tail alone would give 1.
+    const rows = makeBaselineForecasts([{ ...o, history_first: 0, history_length: 5 }], () => 'BD');
+    expect(values(rows, 'drift')).toEqual([10, 12, 14, 16, 18, 20, 22]);
+    // A single observation: no slope, the random walk.
+    const one = makeBaselineForecasts([{ ...o, history_first: 8, history_length: 1 }], () => 'BD');
+    expect(values(one, 'drift')).toEqual([8, 8, 8, 8, 8, 8, 8]);
+  });
+
   it('seasonal naive repeats the last season (BD: 5 steps) and falls back to the random walk when the tail is short', () => {
     expect(
       values(

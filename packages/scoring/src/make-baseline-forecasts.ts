@@ -7,12 +7,18 @@ export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12
 
 /**
  * One baseline's path ŷ_{o+1..o+H} into `out[offset…offset+H−1]`, from what is known at the origin only:
- * y_o and the history tail (oldest first, ending with y_o). No target is ever passed in, so a baseline
- * cannot look ahead.
+ * y_o, the history tail (oldest first, ending with y_o) and the whole history's first value y_1 and length
+ * n. No target is ever passed in, so a baseline cannot look ahead.
  *  - random_walk: ŷ_{o+k} = y_o.
- *  - drift: ŷ_{o+k} = y_o + k·(y_o − y_{o−L+1})/(L − 1), the mean one-step change over the tail.
+ *  - drift: ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1), Hyndman's rwf drift: the mean one-step change over the
+ *    WHOLE history known at the origin (the as-of view at the origin: first value and number of
+ *    observations). Estimated over a short tail the slope is noisy enough for the drift to lose to the
+ *    random walk on a driftless series; over the whole history its error is ~σ/√n per step. When y_1 and n
+ *    are not given (NaN), the tail is taken as the whole history (y_1 = tail[0], n = L).
  *  - seasonal_naive: ŷ_{o+k} = y_{o+k−m⌈k/m⌉} (the same position one season back), m = SEASON_LENGTH.
- * Drift and seasonal naive fall back to the random walk when the tail is too short (L < 2, L < m) or m = 1.
+ * Drift and seasonal naive fall back to the random walk when the history is too short (n < 2, L < m) or
+ * m = 1. `asof baselines` computes the same paths through the split's historyAt guard (packages/split
+ * driftForecaster, seasonalNaiveForecaster); packages/cli/src/baselines-command.test.ts checks they agree.
  */
 export function baselinePath(
   kind: BaselineModel,
@@ -22,12 +28,19 @@ export function baselinePath(
   seasonLength: number,
   out: Float64Array,
   offset: number,
+  historyFirst = Number.NaN,
+  historyLength = Number.NaN,
 ): void {
   const L = tail?.length ?? 0;
-  if (kind === 'drift' && L >= 2) {
-    const d = (lastValue - tail![0]) / (L - 1);
-    for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue + k * d;
-    return;
+  if (kind === 'drift') {
+    const whole = Number.isFinite(historyFirst) && historyLength >= 1;
+    const n = whole ? historyLength : L;
+    if (n >= 2) {
+      const first = whole ? historyFirst : tail![0];
+      const d = (lastValue - first) / (n - 1);
+      for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue + k * d;
+      return;
+    }
   }
   if (kind === 'seasonal_naive' && seasonLength > 1 && L >= seasonLength) {
     const m = seasonLength;
@@ -50,7 +63,17 @@ export function makeBaselineForecasts(
     for (const o of origins) {
       const path = new Float64Array(o.horizon);
       const m = SEASON_LENGTH[frequencyOf(o.series_id) ?? ''] ?? 1;
-      baselinePath(kind, o.last_value, o.history_tail, o.horizon, m, path, 0);
+      baselinePath(
+        kind,
+        o.last_value,
+        o.history_tail,
+        o.horizon,
+        m,
+        path,
+        0,
+        o.history_first,
+        o.history_length,
+      );
       for (let k = 0; k < o.horizon; k++)
         rows.push({ model: kind, series_id: o.series_id, origin: o.origin, step: k + 1, value: path[k] });
     }
@@ -76,6 +99,8 @@ export function makePanelBaselines(
         m,
         point,
         panel.targetOffset[o],
+        panel.historyFirst[o],
+        panel.historyLength[o],
       );
     }
     return {

@@ -3,6 +3,7 @@ import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
 import type { OriginRow, TaskRow } from './score-types.ts';
+import { type HistoryColumns, wholeHistoryAt } from './whole-history-at.ts';
 
 export interface SplitData {
   /** Null when the split has no tasks table (they then come from the parent universe's tasks). */
@@ -55,6 +56,13 @@ export function instantText(v: unknown): string {
   // Raw INT64 timestamps are epoch microseconds (the repo's convention).
   if (typeof v === 'bigint') return new Date(Number(v / 1000n)).toISOString();
   return String(v);
+}
+
+/** An instant column value as epoch ms (Date, raw INT64 epoch µs, or ISO text). */
+function instantMs(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'bigint') return Number(v / 1000n);
+  return Date.parse(String(v));
 }
 
 function num(v: unknown): number {
@@ -110,7 +118,9 @@ export async function readTasksTable(
  * origin_index), `inputs` (series_id, origin, timestamp, value: the as-of history at each origin, whose
  * last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail), `targets` (series_id,
  * origin, step, value) and, when the split carries one, `tasks`. An origin without inputs is an error: the
- * baselines need y_o.
+ * baselines need y_o. The whole history known at each origin (history_first, history_length, for the drift
+ * baseline) is the as-of view at the origin of everything the split serves: `train_observations` and
+ * every origin's inputs (rows with available_at <= the origin only, so no look-ahead).
  */
 export const readSplitTables: SplitLoader = async (manifest, dir) => {
   const o = (await readTable(
@@ -124,7 +134,14 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     manifest,
     dir,
     'inputs',
-    ['series_id', 'origin', 'timestamp', 'value'],
+    ['series_id', 'origin', 'timestamp', 'available_at', 'value'],
+    false,
+  );
+  const train = await readTable(
+    manifest,
+    dir,
+    'train_observations',
+    ['series_id', 'timestamp', 'available_at', 'value'],
     false,
   );
   const t = (await readTable(manifest, dir, 'targets', ['series_id', 'origin', 'step', 'value'], true))!;
@@ -141,6 +158,53 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       h.ts.push(ts instanceof Date ? ts.getTime() : Date.parse(instantText(ts)));
       h.values.push(num(inputs.value[i]));
     }
+  }
+  const wanted = new Set(o.series_id.map(String));
+  const served = new Map<string, HistoryColumns>();
+  const addServed = (sid: string, ts: unknown, av: unknown, value: unknown) => {
+    if (!wanted.has(sid)) return;
+    let h = served.get(sid);
+    if (!h) {
+      h = { ts: [], av: [], value: [] };
+      served.set(sid, h);
+    }
+    h.ts.push(instantMs(ts));
+    h.av.push(instantMs(av));
+    h.value.push(num(value));
+  };
+  const hasAvailability = inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false;
+  // Without availability instants on the inputs the view at each origin cannot be rebuilt: drift then
+  // takes the history tail as the whole history.
+  if (train && hasAvailability) {
+    for (let i = 0; i < train.series_id.length; i++)
+      addServed(String(train.series_id[i]), train.timestamp[i], train.available_at[i], train.value[i]);
+  }
+  if (inputs && hasAvailability) {
+    for (let i = 0; i < inputs.series_id.length; i++)
+      addServed(String(inputs.series_id[i]), inputs.timestamp[i], inputs.available_at[i], inputs.value[i]);
+  }
+  const originsOf = new Map<string, number[]>();
+  for (let i = 0; i < o.series_id.length; i++) {
+    const sid = String(o.series_id[i]);
+    let list = originsOf.get(sid);
+    if (!list) {
+      list = [];
+      originsOf.set(sid, list);
+    }
+    list.push(i);
+  }
+  const wholeFirst = new Float64Array(o.series_id.length).fill(Number.NaN);
+  const wholeLength = new Float64Array(o.series_id.length).fill(Number.NaN);
+  for (const [sid, rows] of served) {
+    const idx = originsOf.get(sid)!;
+    const found = wholeHistoryAt(
+      rows,
+      idx.map((i) => instantMs(o.origin[i])),
+    );
+    idx.forEach((i, k) => {
+      wholeFirst[i] = found[k].first;
+      wholeLength[i] = found[k].length;
+    });
   }
   const origins: OriginRow[] = o.series_id.map((sid, i) => {
     const series_id = String(sid);
@@ -161,6 +225,10 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       );
     }
     const row: OriginRow = { series_id, origin, horizon, last_value: last, history_tail: tail };
+    if (Number.isFinite(wholeFirst[i]) && wholeLength[i] >= (tail?.length ?? 1)) {
+      row.history_first = wholeFirst[i];
+      row.history_length = wholeLength[i];
+    }
     const idx = nullableNum(o.origin_index[i]);
     if (idx !== null) row.origin_index = idx;
     return row;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { makeBaselineForecasts } from './make-baseline-forecasts.ts';
 import { gaussian, makeRandomWalkPanel, mulberry32 } from './make-random-walk-panel.ts';
 import { renderLeaderboard } from './render-leaderboard.ts';
 import { ScoringResults } from './results-schema.ts';
@@ -261,5 +262,37 @@ describe('scorePanel with probabilistic forecasts', () => {
     expect(metrics('drift').some((m) => m.startsWith('tycheon.qlike'))).toBe(false);
     const q = results.values.find((v) => v.model === 'gauss_s' && v.metric === 'tycheon.qlike')!;
     expect(q.value!).toBeGreaterThan(0);
+  });
+});
+
+describe('scorePanel with submitted baselines (asof baselines output)', () => {
+  const d = makeRandomWalkPanel({ seed: 4, units: 1, seriesPerUnit: 3, originsPerSeries: 8 });
+  const panel = buildEvaluationPanel(d.origins, d.targets);
+  const own = makeBaselineForecasts(d.origins, () => d.tasks[0].frequency);
+
+  it('accepts forecasts equal to its own baselines and scores each baseline once', () => {
+    const models = alignForecasts(panel, forecastRowsToTable(own));
+    expect(models.map((m) => [m.model, m.baseline])).toEqual([
+      ['random_walk', true],
+      ['drift', true],
+      ['seasonal_naive', true],
+    ]);
+    const r = scorePanel({ tasks: d.tasks, panel, models });
+    expect(r.models.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
+    expect(r.warnings).toContainEqual({
+      code: 'SUBMITTED_BASELINES_MATCH',
+      message: expect.any(String),
+      count: 3,
+    });
+  });
+
+  it('refuses a baseline-named model that differs from its own, naming the point', () => {
+    const changed = own.map((row, i) =>
+      i === 3 && row.model === 'random_walk' ? { ...row, value: row.value + 1 } : row,
+    );
+    const models = alignForecasts(panel, forecastRowsToTable(changed));
+    expect(() => scorePanel({ tasks: d.tasks, panel, models })).toThrow(
+      /model 'random_walk' at u0s0 @ \S+ step 4: submitted [\d.]+, the scorer's own random_walk baseline gives/,
+    );
   });
 });

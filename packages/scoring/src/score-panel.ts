@@ -100,6 +100,58 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
   };
 }
 
+/**
+ * Submitted models named like a baseline (a file written by `asof baselines`) must equal the scorer's own
+ * baseline on every point of every scored (tasked) series (relative 1e-9): they are then dropped (the scorer's copy is scored once) and
+ * counted in a warning; any difference refuses the file, naming the first differing point.
+ */
+function checkSubmittedBaselines(
+  panel: EvaluationPanel,
+  own: readonly ModelForecasts[],
+  submitted: readonly ModelForecasts[],
+  seriesFrequency: ArrayLike<string | undefined>,
+  warnings: ScoringResults['warnings'],
+): ModelForecasts[] {
+  const kept: ModelForecasts[] = [];
+  let checked = 0;
+  for (const m of submitted) {
+    if (!(BASELINE_MODELS as readonly string[]).includes(m.model)) {
+      kept.push(m);
+      continue;
+    }
+    const kind = m.model as BaselineModel;
+    const mine = own.find((b) => b.model === kind);
+    const ref = mine ?? makePanelBaselines(panel, seriesFrequency, [kind])[0];
+    for (let o = 0; o < panel.horizon.length; o++) {
+      // Series without tasks are not scored, and their frequency (the season length) is unknown here.
+      if (seriesFrequency[panel.originSeries[o]] === undefined) continue;
+      for (let k = 0; k < panel.horizon[o]; k++) {
+        const i = panel.targetOffset[o] + k;
+        const a = m.point[i];
+        const b = ref.point[i];
+        if (!(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)))) {
+          throw new InputError(
+            'FORECAST_BASELINE_MISMATCH',
+            `model '${kind}' at ${panel.seriesIds[panel.originSeries[o]]} @ ${panel.originIso[o]} step ${k + 1}: submitted ${a}, the scorer's own ${kind} baseline gives ${b}; the names ${BASELINE_MODELS.join(', ')} are reserved for those baselines (write them with 'asof baselines') — rename your model`,
+            { context: { value: a, expected: b, series_id: panel.seriesIds[panel.originSeries[o]] } },
+          );
+        }
+      }
+    }
+    checked++;
+    if (!mine) kept.push(m);
+  }
+  if (checked) {
+    warnings.push({
+      code: 'SUBMITTED_BASELINES_MATCH',
+      message:
+        "submitted forecasts named like a baseline equal the scorer's own baselines on every point; each is scored once",
+      count: checked,
+    });
+  }
+  return kept;
+}
+
 interface Acc {
   model: string;
   unit: string;
@@ -185,7 +237,8 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
 
   // Models: the random walk is always scored, then the other baselines, then the submissions.
   const baselineKinds = config.baselines as BaselineModel[];
-  const models = [...makePanelBaselines(panel, seriesFrequency, baselineKinds), ...input.models];
+  const own = makePanelBaselines(panel, seriesFrequency, baselineKinds);
+  const models = [...own, ...checkSubmittedBaselines(panel, own, input.models, seriesFrequency, warnings)];
   const names = new Set<string>();
   for (const m of models) {
     if (names.has(m.model)) {

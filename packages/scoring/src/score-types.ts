@@ -33,6 +33,13 @@ export interface OriginRow {
    * y_{o+h−p} with p > h, and for the random walk's volatility; optional.
    */
   history_tail?: number[];
+  /**
+   * The whole history known at the origin (the as-of view at the origin, timestamps <= origin): its first
+   * value y_1 and its number of observations n. The drift baseline's slope is (y_o − y_1)/(n − 1)
+   * (Hyndman's rwf drift). Optional: without them the history tail is taken as the whole history.
+   */
+  history_first?: number;
+  history_length?: number;
   /** Position of the origin on the series' step grid (the split's origin_index); used to check spacing. */
   origin_index?: number;
 }

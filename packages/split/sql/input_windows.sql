@@ -6,36 +6,36 @@
 -- steps <= o not yet released at o; those candidate steps are enumerated (generate_series) and equi-joined.
 -- A step whose current row at o is a withdrawal (value NULL, docs/decisions/0007) is not public at o either:
 -- series with withdrawals take the second path, with u widened by their withdrawals up to o.
--- grain: (series_id, origin)
+-- grain: (series_key, origin) — series_key from series_keys.sql
 -- invariants: n_input_steps <= lookback_steps; lookback_start <= origin.
 WITH source AS (
-  SELECT series_id, origin, origin_index, lookback_steps
+  SELECT series_key, origin, origin_index, lookback_steps
   FROM origin_candidates
   WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
 ),
 -- Withdrawal rows with the instant a value was published again (null: withdrawn for good). The build
 -- collapses repeated withdrawals, so the next row of the timestamp is always a value.
 withdrawn_keys AS (
-  SELECT DISTINCT series_id, "timestamp" FROM eval_observations WHERE value IS NULL
+  SELECT DISTINCT series_key, "timestamp" FROM eval_observations WHERE value IS NULL
 ),
 withdrawals AS (
-  SELECT series_id, "timestamp", withdrawn_at, restored_at
+  SELECT series_key, "timestamp", withdrawn_at, restored_at
   FROM (
     SELECT
-      o.series_id, o."timestamp", o.value, o.available_at AS withdrawn_at,
-      lead(o.available_at) OVER (PARTITION BY o.series_id, o."timestamp" ORDER BY o.available_at) AS restored_at
+      o.series_key, o."timestamp", o.value, o.available_at AS withdrawn_at,
+      lead(o.available_at) OVER (PARTITION BY o.series_key, o."timestamp" ORDER BY o.available_at) AS restored_at
     FROM eval_observations AS o
-    JOIN withdrawn_keys AS k USING (series_id, "timestamp")
+    JOIN withdrawn_keys AS k USING (series_key, "timestamp")
   )
   WHERE value IS NULL
 ),
 grid AS (
   SELECT
-    g.series_id, g."timestamp", g.step_index, g.first_available_at,
-    bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_id)
-      OR g.series_id IN (SELECT series_id FROM withdrawals) AS has_late,
+    g.series_key, g."timestamp", g.step_index, g.first_available_at,
+    bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_key)
+      OR g.series_key IN (SELECT series_key FROM withdrawals) AS has_late,
     first_value(g."timestamp") OVER (
-      PARTITION BY g.series_id ORDER BY g.step_index ROWS BETWEEN h.lookback_steps - 1 PRECEDING AND CURRENT ROW
+      PARTITION BY g.series_key ORDER BY g.step_index ROWS BETWEEN h.lookback_steps - 1 PRECEDING AND CURRENT ROW
     ) AS last_steps_start
   FROM series_grid AS g
   JOIN split_horizons AS h USING (frequency)
@@ -43,64 +43,64 @@ grid AS (
 renamed AS (
   SELECT s.*, g.has_late, g.last_steps_start
   FROM source AS s
-  JOIN grid AS g ON g.series_id = s.series_id AND g.step_index = s.origin_index
+  JOIN grid AS g ON g.series_key = s.series_key AND g.step_index = s.origin_index
 ),
 on_time AS (
-  SELECT series_id, origin, last_steps_start AS lookback_start, least(lookback_steps, origin_index) AS n_input_steps
+  SELECT series_key, origin, last_steps_start AS lookback_start, least(lookback_steps, origin_index) AS n_input_steps
   FROM renamed
   WHERE NOT has_late
 ),
 late_steps AS (
-  SELECT series_id, "timestamp", first_available_at FROM grid WHERE has_late AND first_available_at > "timestamp"
+  SELECT series_key, "timestamp", first_available_at FROM grid WHERE has_late AND first_available_at > "timestamp"
 ),
 unreleased AS (
-  SELECT r.series_id, r.origin, count(*) AS n_unreleased
+  SELECT r.series_key, r.origin, count(*) AS n_unreleased
   FROM renamed AS r
   JOIN late_steps AS l
-    ON l.series_id = r.series_id AND l."timestamp" <= r.origin AND l.first_available_at > r.origin
+    ON l.series_key = r.series_key AND l."timestamp" <= r.origin AND l.first_available_at > r.origin
   WHERE r.has_late
-  GROUP BY r.series_id, r.origin
+  GROUP BY r.series_key, r.origin
 ),
 -- An upper bound on the steps <= o withdrawn at o (restorations ignored): enough to widen the candidates.
 withdrawn AS (
-  SELECT r.series_id, r.origin, count(*) AS n_withdrawn
+  SELECT r.series_key, r.origin, count(*) AS n_withdrawn
   FROM renamed AS r
-  JOIN withdrawals AS w ON w.series_id = r.series_id AND w."timestamp" <= r.origin AND w.withdrawn_at <= r.origin
+  JOIN withdrawals AS w ON w.series_key = r.series_key AND w."timestamp" <= r.origin AND w.withdrawn_at <= r.origin
   WHERE r.has_late
-  GROUP BY r.series_id, r.origin
+  GROUP BY r.series_key, r.origin
 ),
 candidate_steps AS (
   SELECT
-    r.series_id, r.origin, r.lookback_steps,
+    r.series_key, r.origin, r.lookback_steps,
     unnest(generate_series(
       greatest(1, r.origin_index - r.lookback_steps - coalesce(u.n_unreleased, 0) - coalesce(w.n_withdrawn, 0) + 1),
       r.origin_index
     )) AS step_index
   FROM renamed AS r
-  LEFT JOIN unreleased AS u USING (series_id, origin)
-  LEFT JOIN withdrawn AS w USING (series_id, origin)
+  LEFT JOIN unreleased AS u USING (series_key, origin)
+  LEFT JOIN withdrawn AS w USING (series_key, origin)
   WHERE r.has_late
 ),
 public_steps AS (
-  SELECT c.series_id, c.origin, g."timestamp"
+  SELECT c.series_key, c.origin, g."timestamp"
   FROM candidate_steps AS c
-  JOIN grid AS g ON g.series_id = c.series_id AND g.step_index = c.step_index
+  JOIN grid AS g ON g.series_key = c.series_key AND g.step_index = c.step_index
   WHERE g.first_available_at <= c.origin
     AND NOT EXISTS (
       SELECT 1 FROM withdrawals AS w
-      WHERE w.series_id = c.series_id AND w."timestamp" = g."timestamp" AND w.withdrawn_at <= c.origin
+      WHERE w.series_key = c.series_key AND w."timestamp" = g."timestamp" AND w.withdrawn_at <= c.origin
         AND (w.restored_at IS NULL OR w.restored_at > c.origin)
     )
-  QUALIFY row_number() OVER (PARTITION BY c.series_id, c.origin ORDER BY g.step_index DESC) <= c.lookback_steps
+  QUALIFY row_number() OVER (PARTITION BY c.series_key, c.origin ORDER BY g.step_index DESC) <= c.lookback_steps
 ),
 late AS (
-  SELECT series_id, origin, min("timestamp") AS lookback_start, count(*) AS n_input_steps
+  SELECT series_key, origin, min("timestamp") AS lookback_start, count(*) AS n_input_steps
   FROM public_steps
-  GROUP BY series_id, origin
+  GROUP BY series_key, origin
 ),
 final AS (
-  SELECT series_id, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM on_time
+  SELECT series_key, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM on_time
   UNION ALL
-  SELECT series_id, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM late
+  SELECT series_key, origin, lookback_start, n_input_steps::INTEGER AS n_input_steps FROM late
 )
 SELECT * FROM final

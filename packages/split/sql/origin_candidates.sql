@@ -9,29 +9,29 @@
 --   T3: target_known_at IS NULL (not known at the run date: pending)
 --   T2: o > c and target_known_at <= r (the run date)
 --   straddles_cutoff: o <= c <= target_known_at <= r (in no window; dropped by origins)
--- grain: (series_id, origin)
+-- grain: (series_key, origin) — series_key from series_keys.sql
 -- invariants: origin >= eval_start; for non_overlapping, origin_index differs by >= horizon_steps.
 WITH source AS (
   SELECT
-    g.series_id, g.frequency, g."timestamp", g.step_index, h.horizon_steps, h.lookback_steps,
+    g.series_key, g.frequency, g."timestamp", g.step_index, h.horizon_steps, h.lookback_steps,
     t.available_at AS target_available_at
   FROM series_grid AS g
   JOIN split_horizons AS h USING (frequency)
-  LEFT JOIN target_values AS t USING (series_id, step_index)
+  LEFT JOIN target_values AS t USING (series_key, step_index)
 ),
 -- Target status of every grid step as an origin, by a forward frame over the next horizon_steps grid steps
 -- (a window, not a join: with policy 'all' a join would make origins × H rows).
 renamed AS (
   SELECT
-    series_id, frequency, "timestamp" AS origin, step_index AS origin_index, horizon_steps, lookback_steps,
-    lead("timestamp") OVER (PARTITION BY series_id ORDER BY step_index) AS first_target_timestamp,
+    series_key, frequency, "timestamp" AS origin, step_index AS origin_index, horizon_steps, lookback_steps,
+    lead("timestamp") OVER (PARTITION BY series_key ORDER BY step_index) AS first_target_timestamp,
     count(target_available_at) OVER horizon AS n_target_steps_known,
     max(target_available_at) OVER horizon AS max_target_available_at
   FROM source
-  WINDOW horizon AS (PARTITION BY series_id ORDER BY step_index ROWS BETWEEN 1 FOLLOWING AND horizon_steps FOLLOWING)
+  WINDOW horizon AS (PARTITION BY series_key ORDER BY step_index ROWS BETWEEN 1 FOLLOWING AND horizon_steps FOLLOWING)
 ),
 eligible AS (
-  SELECT *, min(origin_index) OVER (PARTITION BY series_id) AS first_eval_index
+  SELECT *, min(origin_index) OVER (PARTITION BY series_key) AS first_eval_index
   FROM renamed
   WHERE origin >= $eval_start::TIMESTAMPTZ AND origin <= $run_date::TIMESTAMPTZ
 ),
@@ -44,7 +44,7 @@ known AS (
 ),
 final AS (
   SELECT
-    series_id, frequency, origin, origin_index, horizon_steps, lookback_steps,
+    series_key, frequency, origin, origin_index, horizon_steps, lookback_steps,
     first_target_timestamp, n_target_steps_known::INTEGER AS n_target_steps_known, target_known_at,
     CASE
       WHEN NOT $has_cutoff THEN NULL

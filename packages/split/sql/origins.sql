@@ -7,17 +7,21 @@ WITH source AS (
   SELECT * FROM origin_candidates WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
 ),
 input_stats AS (
-  SELECT series_id, origin, lookback_start, n_input_steps FROM input_windows
+  SELECT series_key, origin, lookback_start, n_input_steps FROM input_windows
 ),
 renamed AS (
   SELECT
-    s.series_id, s.frequency, s.origin, s.origin_index, s.lookback_steps,
+    s.series_key, s.frequency, s.origin, s.origin_index, s.lookback_steps,
     i.lookback_start, coalesce(i.n_input_steps, 0) AS n_input_steps,
     s.horizon_steps, s.first_target_timestamp, s.n_target_steps_known, s.target_known_at, s."window"
   FROM source AS s
-  LEFT JOIN input_stats AS i USING (series_id, origin)
+  LEFT JOIN input_stats AS i USING (series_key, origin)
 ),
-final AS (
+served AS (
   SELECT * FROM renamed
+),
+-- series_id back from series_keys (the split works on the integer key; see series_keys.sql).
+final AS (
+  SELECT k.series_id, v.* FROM served AS v JOIN series_keys AS k USING (series_key)
 )
 SELECT * FROM final

@@ -1,23 +1,30 @@
 -- series_grid: the observation grid of every evaluation-target series — each timestamp the build holds
 -- for it (in any vintage), numbered in time order. Origins and target steps are counted on this grid.
--- grain: (series_id, "timestamp")
+-- grain: (series_key, "timestamp") — series_key from series_keys.sql
 -- invariants: step_index runs 1..n without gaps per series; first_available_at is the first release;
 --   n_vintages counts the rows (releases) of the timestamp.
 WITH source AS (
-  SELECT o.series_id, o."timestamp", o.available_at, s.frequency
+  SELECT k.series_key, k.frequency, k.n_revisions, o."timestamp", o.available_at
   FROM split_observations AS o
-  JOIN split_series AS s USING (series_id)
-  WHERE s.eval_target
+  JOIN series_keys AS k USING (series_id)
+  WHERE k.eval_target
 ),
+-- Series the parent built without revisions (the hash-verified series.parquet says so) hold one row per
+-- timestamp: only revised series pay for the per-timestamp aggregate.
 renamed AS (
-  SELECT series_id, frequency, "timestamp", min(available_at) AS first_available_at, count(*) AS n_vintages
+  SELECT series_key, frequency, "timestamp", available_at AS first_available_at, CAST(1 AS BIGINT) AS n_vintages
   FROM source
-  GROUP BY series_id, frequency, "timestamp"
+  WHERE n_revisions = 0
+  UNION ALL
+  SELECT series_key, frequency, "timestamp", min(available_at) AS first_available_at, count(*) AS n_vintages
+  FROM source
+  WHERE n_revisions > 0
+  GROUP BY series_key, frequency, "timestamp"
 ),
 final AS (
   SELECT
-    series_id, frequency, "timestamp", first_available_at, n_vintages,
-    row_number() OVER (PARTITION BY series_id ORDER BY "timestamp")::INTEGER AS step_index
+    series_key, frequency, "timestamp", first_available_at, n_vintages,
+    row_number() OVER (PARTITION BY series_key ORDER BY "timestamp")::INTEGER AS step_index
   FROM renamed
 )
 SELECT * FROM final

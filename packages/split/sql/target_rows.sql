@@ -4,17 +4,21 @@
 -- grain: (series_id, step_index)
 -- invariants: available_at <= the run date; step_index > the series' first origin_index.
 WITH source AS (
-  SELECT series_id, min(origin_index) AS first_index, max(origin_index + horizon_steps) AS last_index
+  SELECT series_key, min(origin_index) AS first_index, max(origin_index + horizon_steps) AS last_index
   FROM origins
-  GROUP BY series_id
+  GROUP BY series_key
 ),
 renamed AS (
-  SELECT t.series_id, t.step_index, t."timestamp", t.value, t.available_at
+  SELECT t.series_key, t.step_index, t."timestamp", t.value, t.available_at
   FROM target_values AS t
-  JOIN source AS s USING (series_id)
+  JOIN source AS s USING (series_key)
   WHERE t.step_index > s.first_index AND t.step_index <= s.last_index
 ),
-final AS (
+served AS (
   SELECT * FROM renamed
+),
+-- series_id back from series_keys (the split works on the integer key; see series_keys.sql).
+final AS (
+  SELECT k.series_id, v.* FROM served AS v JOIN series_keys AS k USING (series_key)
 )
 SELECT * FROM final

@@ -5,25 +5,25 @@
 -- withdrawal (value NULL, docs/decisions/0007) is absent: its value was withdrawn before the cutoff.
 -- Series whose parent series row has n_revisions = 0 (bars: most rows) hold one row per timestamp already, so
 -- only revised series pay for the per-timestamp de-duplication (the parent's series.parquet is hash-verified).
--- grain: (series_id, "timestamp")
+-- grain: (series_id, "timestamp"); series_key (series_keys.sql) carries the sort and window key.
 -- invariants: available_at < $train_cutoff on every row; value never NULL (a withdrawal is a revision, so
 --   series with n_revisions = 0 have none).
 WITH source AS (
-  SELECT o.*, coalesce(s.n_revisions, 1) > 0 AS has_revisions
+  SELECT o.*, k.series_key, k.n_revisions > 0 AS has_revisions
   FROM split_observations AS o
-  LEFT JOIN split_series AS s USING (series_id)
+  JOIN series_keys AS k USING (series_id)
   WHERE o.available_at < $train_cutoff::TIMESTAMPTZ
 ),
 renamed AS (
   SELECT
     series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis, source_ref,
-    has_revisions
+    series_key, has_revisions
   FROM source
 ),
 revised AS (
   SELECT * FROM renamed
   WHERE has_revisions
-  QUALIFY row_number() OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY series_key, "timestamp" ORDER BY available_at DESC) = 1
 ),
 final AS (
   SELECT * EXCLUDE (has_revisions) FROM renamed WHERE NOT has_revisions

@@ -4,29 +4,34 @@
 -- invariants: first/last_timestamp and n_obs describe train_observations; n_revisions counts vintages public
 --   before the cutoff beyond the first of each timestamp (withdrawals, value NULL, included, as in the build).
 WITH source AS (
-  SELECT * FROM split_series
+  SELECT s.*, k.series_key, k.n_revisions AS parent_revisions
+  FROM split_series AS s
+  JOIN series_keys AS k USING (series_id)
 ),
+-- Only series the parent says were revised can have revisions before the cutoff: the others hold one row
+-- per timestamp, so they skip the distinct count.
 known AS (
-  SELECT series_id, count(*) AS n_rows, count(DISTINCT "timestamp") AS n_timestamps
-  FROM split_observations
-  WHERE available_at < $train_cutoff::TIMESTAMPTZ
-  GROUP BY series_id
+  SELECT k.series_key, count(*) - count(DISTINCT o."timestamp") AS n_revisions
+  FROM split_observations AS o
+  JOIN series_keys AS k USING (series_id)
+  WHERE o.available_at < $train_cutoff::TIMESTAMPTZ AND k.n_revisions > 0
+  GROUP BY k.series_key
 ),
 stats AS (
-  SELECT series_id, min("timestamp") AS first_timestamp, max("timestamp") AS last_timestamp, count(*) AS n_obs
+  SELECT series_key, min("timestamp") AS first_timestamp, max("timestamp") AS last_timestamp, count(*) AS n_obs
   FROM train_observations
-  GROUP BY series_id
+  GROUP BY series_key
 ),
 renamed AS (
-  SELECT s.* REPLACE (
+  SELECT s.* EXCLUDE (parent_revisions) REPLACE (
     t.first_timestamp AS first_timestamp,
     t.last_timestamp AS last_timestamp,
     t.n_obs AS n_obs,
-    k.n_rows - k.n_timestamps AS n_revisions
+    coalesce(k.n_revisions, 0) AS n_revisions
   )
   FROM source AS s
-  JOIN stats AS t USING (series_id)
-  JOIN known AS k USING (series_id)
+  JOIN stats AS t USING (series_key)
+  LEFT JOIN known AS k USING (series_key)
 ),
 final AS (
   SELECT * FROM renamed

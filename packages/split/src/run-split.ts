@@ -39,6 +39,7 @@ export type Layout = (typeof LAYOUTS)[number];
 
 /** The split models in dependency order (packages/split/sql/<name>.sql), with the per-origin inputs. */
 export const SPLIT_MODELS = [
+  'series_keys',
   'train_observations',
   'train_series',
   'series_grid',
@@ -112,9 +113,8 @@ export function parseInstantArg(text: string, flag: string): string {
 interface OutputSpec {
   path: string;
   table: string;
+  /** Starts with series_key, which orders like series_id (series_keys.sql) and is not written. */
   orderBy: string;
-  /** Columns of the table not written. */
-  exclude?: string;
   timeColumns?: [string, string | null];
 }
 
@@ -122,35 +122,35 @@ const outputsFor = (format: Layout): OutputSpec[] => [
   {
     path: 'train/observations.parquet',
     table: 'train_observations',
-    orderBy: 'series_id, "timestamp"',
+    orderBy: 'series_key, "timestamp"',
     timeColumns: ['timestamp', 'available_at'],
   },
-  { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_id' },
-  { path: 'origins.parquet', table: 'origins', orderBy: 'series_id, origin', timeColumns: ['origin', null] },
+  { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_key' },
+  { path: 'origins.parquet', table: 'origins', orderBy: 'series_key, origin', timeColumns: ['origin', null] },
   format === 'per_origin'
     ? {
         path: 'inputs.parquet',
         table: 'inputs',
-        orderBy: 'series_id, origin, "timestamp"',
+        orderBy: 'series_key, origin, "timestamp"',
         timeColumns: ['timestamp', 'available_at'],
       }
     : {
         path: 'inputs.parquet',
         table: 'input_rows',
-        orderBy: 'series_id, "timestamp", available_at',
+        orderBy: 'series_key, "timestamp", available_at',
         timeColumns: ['timestamp', 'available_at'],
       },
   format === 'per_origin'
     ? {
         path: 'targets.parquet',
         table: 'targets',
-        orderBy: 'series_id, origin, step',
+        orderBy: 'series_key, origin, step',
         timeColumns: ['timestamp', 'available_at'],
       }
     : {
         path: 'targets.parquet',
         table: 'target_rows',
-        orderBy: 'series_id, step_index',
+        orderBy: 'series_key, step_index',
         timeColumns: ['timestamp', 'available_at'],
       },
 ];
@@ -423,8 +423,10 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
 
 async function writeOutput(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput> {
   const file = join(dir, ...spec.path.split('/'));
-  const columns0 = spec.exclude ? `* EXCLUDE (${spec.exclude})` : '*';
-  await duck.writeParquet(`SELECT ${columns0} FROM ${quoteIdent(spec.table)} ORDER BY ${spec.orderBy}`, file);
+  await duck.writeParquet(
+    `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.table)} ORDER BY ${spec.orderBy}`,
+    file,
+  );
   const src = `read_parquet(${quoteLiteral(file)})`;
   const columns = (
     await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)

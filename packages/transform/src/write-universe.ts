@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Duck, quoteIdent, quoteLiteral } from '@asof/duck';
+import { type Duck, type Params, quoteIdent, quoteLiteral } from '@asof/duck';
 import { FREQUENCIES } from '@asof/schema';
 
 export interface WrittenTable {
@@ -34,26 +34,24 @@ const OBSERVATION_COLUMNS =
  */
 export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
+  const counts = await duck.all<{ frequency: string; n: bigint }>(
+    'SELECT frequency, count(*) AS n FROM observations GROUP BY frequency',
+  );
+  const present = new Set(counts.filter((c) => Number(c.n) > 0).map((c) => c.frequency));
   for (const f of FREQUENCIES) {
-    // One partition at a time, materialised with its integer sort key so the COPY needs no parameters.
-    await duck.createTable(
-      '__partition',
-      `SELECT ${OBSERVATION_COLUMNS}, series_rank FROM observations WHERE frequency = $f`,
-      { f },
+    if (!present.has(f)) continue;
+    // Straight from observations with the frequency bound: no partition copy; series_rank sorts like
+    // series_id at a fraction of the cost of comparing strings.
+    written.push(
+      await writeTable(duck, dir, {
+        path: `observations/frequency=${f}/data.parquet`,
+        table: 'observations',
+        select: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE frequency = $f`,
+        orderBy: 'series_rank, "timestamp", available_at',
+        timeColumns: ['timestamp', 'available_at'],
+        params: { f },
+      }),
     );
-    const n = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM __partition')).n);
-    if (n > 0) {
-      written.push(
-        await writeTable(duck, dir, {
-          path: `observations/frequency=${f}/data.parquet`,
-          table: 'observations',
-          select: `SELECT ${OBSERVATION_COLUMNS} FROM __partition`,
-          orderBy: 'series_rank, "timestamp", available_at',
-          timeColumns: ['timestamp', 'available_at'],
-        }),
-      );
-    }
-    await duck.run('DROP TABLE __partition');
   }
   const specs: (TableSpec & { path: string })[] = [
     { path: 'series.parquet', table: 'series', select: 'SELECT * FROM series', orderBy: 'series_id' },
@@ -78,7 +76,7 @@ export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTab
 export async function writeTable(
   duck: Duck,
   dir: string,
-  spec: TableSpec & { path: string; params?: Record<string, string> },
+  spec: TableSpec & { path: string; params?: Params },
 ): Promise<WrittenTable> {
   const file = join(dir, ...spec.path.split('/'));
   mkdirSync(join(file, '..'), { recursive: true });

@@ -1,0 +1,239 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addIsoDays, isoWeekday } from '@asof/calendar';
+import { verifyManifest } from '@asof/manifest';
+import {
+  alignForecasts,
+  baselinePath,
+  buildEvaluationPanel,
+  makePanelBaselines,
+  readForecasts,
+  readSplitTables,
+  SEASON_LENGTH,
+  scoreSplit,
+  type TaskRow,
+  wholeHistoryAt,
+} from '@asof/scoring';
+import {
+  driftForecaster,
+  HistoryStore,
+  LookaheadError,
+  type MiniObservation,
+  runForecaster,
+  runSplit,
+  type StoredHistoryRow,
+  writeMiniUniverse,
+} from '@asof/split';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baselinesCommand } from './baselines-command.ts';
+import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
+
+// The cli package folder is the working directory of these tests (outputs must lie inside it).
+const cwd = join(import.meta.dirname, '..');
+const root = mkdtempSync(join(cwd, '.test-baselines-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+// A wiggly walk, so that the whole-history drift and a tail drift differ.
+const walk = (i: number, seed: number) =>
+  100 + seed + 0.3 * i + 5 * Math.sin(i / 7 + seed) + 3 * Math.cos(i / 3);
+
+const monthEnd = (y: number, m: number) =>
+  `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;
+const obs: MiniObservation[] = [];
+let i = 0;
+for (let d = '2016-01-04'; d <= '2024-12-31'; d = addIsoDays(d, 1)) {
+  const wd = isoWeekday(d);
+  if (wd === 0 || wd === 6) continue;
+  const t = `${d}T21:00:00Z`;
+  obs.push({
+    series_id: 'b:px',
+    timestamp: t,
+    available_at: t,
+    value: walk(i++, 0),
+    available_at_basis: 'bar_close',
+  });
+}
+// Monthly, released 15 days late; every 2020 value revised 40 days after the month (+0.5).
+let j = 0;
+for (let y = 2012; y <= 2024; y++) {
+  for (let m = 1; m <= 12; m++) {
+    const t = monthEnd(y, m);
+    const v = walk(j++, 3);
+    obs.push({
+      series_id: 'm:cpi',
+      timestamp: t,
+      available_at: `${addIsoDays(t.slice(0, 10), 15)}T13:30:00Z`,
+      value: v,
+    });
+    if (y === 2020)
+      obs.push({
+        series_id: 'm:cpi',
+        timestamp: t,
+        available_at: `${addIsoDays(t.slice(0, 10), 40)}T13:30:00Z`,
+        value: v + 0.5,
+      });
+  }
+}
+
+let split = '';
+beforeAll(async () => {
+  await writeMiniUniverse(join(root, 'u'), {
+    name: 'baselines',
+    eval_start: '2020-01-01',
+    series: [
+      { series_id: 'b:px', frequency: 'BD', eval_target: true },
+      { series_id: 'm:cpi', frequency: 'M', eval_target: true },
+    ],
+    observations: obs,
+  });
+  split = (
+    await runSplit({ manifestPath: join(root, 'u', 'manifest.json'), outDir: join(root, 's'), embargo: '30' })
+  ).manifestPath;
+}, 120_000);
+
+const tasksOf = (frequency: Map<string, string>): TaskRow[] =>
+  [...frequency].map(([series_id, f]) => ({
+    series_id,
+    aspect: 'Point-wise',
+    metric: 'MASE_ori',
+    p: null,
+    h: null,
+    p_steps: null,
+    h_steps: null,
+    scope: 'Test',
+    category: 'Test',
+    detail_category: `Test ${f}`,
+    frequency: f,
+  }));
+
+describe('asof baselines', () => {
+  it('writes, through historyAt, exactly the scorer’s own baselines; asof score accepts the file', async () => {
+    const out = join(root, 'baselines.parquet');
+    let text = '';
+    const code = await baselinesCommand(['--manifest', split, '--out', out], {
+      out: (t) => (text += t),
+      err: () => {},
+      cwd,
+    });
+    expect(code).toBe(0);
+    expect(text).toMatch(/wrote [\d,]+ forecasts .* for \d+ origins of 2 series/);
+    const manifest = await verifyManifest(split);
+    const data = await readSplitTables(manifest, join(root, 's'));
+    const panel = buildEvaluationPanel(data.origins, data.targets);
+    const file = alignForecasts(panel, await readForecasts(out));
+    expect(file.map((m) => m.model).sort()).toEqual(['drift', 'random_walk', 'seasonal_naive']);
+    const frequency = new Map(panel.seriesIds.map((s) => [s, s === 'b:px' ? 'BD' : 'M']));
+    const own = makePanelBaselines(
+      panel,
+      panel.seriesIds.map((s) => frequency.get(s)),
+    );
+    expect(panel.horizon.length).toBeGreaterThan(6);
+    for (const m of own) {
+      const written = file.find((f) => f.model === m.model)!;
+      expect(Array.from(written.point)).toEqual(Array.from(m.point));
+    }
+    // The drift is the whole-history one: a tail-only drift (the inputs window) differs somewhere.
+    let differs = 0;
+    for (let o = 0; o < panel.horizon.length; o++) {
+      const tail = new Float64Array(panel.horizon[o]);
+      const m = SEASON_LENGTH[frequency.get(panel.seriesIds[panel.originSeries[o]])!];
+      baselinePath('drift', panel.lastValue[o], panel.historyTail[o], panel.horizon[o], m, tail, 0);
+      if (tail[0] !== own[1].point[panel.targetOffset[o]]) differs++;
+      // The whole history at an origin reaches back to the series' start (2016 / 2012).
+      expect(panel.historyLength[o]).toBeGreaterThan(panel.historyTail[o]!.length);
+    }
+    expect(differs).toBeGreaterThan(0);
+    const results = await scoreSplit(split, [out], { tasks: tasksOf(frequency) });
+    expect(results.models.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
+    expect(results.warnings).toContainEqual({
+      code: 'SUBMITTED_BASELINES_MATCH',
+      message: expect.any(String),
+      count: 3,
+    });
+  });
+
+  it('aborts on a forecaster that reads past its origin, writing nothing', async () => {
+    const out = join(root, 'cheat.parquet');
+    await expect(
+      writeBaselineForecasts(split, out, {
+        drift: (task, history) => {
+          history.historyAt(task.series_id, history.origin + 1);
+          return [];
+        },
+      }),
+    ).rejects.toThrow(LookaheadError);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses a split with one changed byte before writing anything', async () => {
+    const dir = join(root, 's');
+    const origins = join(dir, 'origins.parquet');
+    const bytes = readFileSync(origins);
+    const out = join(root, 'tampered.parquet');
+    try {
+      const changed = Buffer.from(bytes);
+      changed[changed.length >> 1] ^= 1;
+      writeFileSync(origins, changed);
+      await expect(
+        baselinesCommand(['--manifest', split, '--out', out], { out: () => {}, err: () => {}, cwd }),
+      ).rejects.toThrow(/origins\.parquet/);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      writeFileSync(origins, bytes);
+    }
+  });
+
+  it('refuses an output outside the working directory and a non-Parquet name', async () => {
+    const io = { out: () => {}, err: () => {}, cwd };
+    await expect(baselinesCommand(['--manifest', split, '--out', '/tmp/x.parquet'], io)).rejects.toThrow(
+      /not inside the working directory/,
+    );
+    await expect(baselinesCommand(['--manifest', split, '--out', 'x.csv'], io)).rejects.toThrow(/\.parquet/);
+  });
+});
+
+describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', () => {
+  it('agrees on random histories with late releases, revisions and withdrawals', () => {
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 20; trial++) {
+      const stored: StoredHistoryRow[] = [];
+      for (let t = 1; t <= 60; t++) {
+        const av = t + Math.floor(rand() * 5);
+        stored.push({ timestamp: t, available_at: av, value: 100 + 10 * rand() });
+        if (rand() < 0.15) stored.push({ timestamp: t, available_at: av + 3, value: null });
+        if (rand() < 0.15) stored.push({ timestamp: t, available_at: av + 6, value: 90 + 10 * rand() });
+      }
+      const store = new HistoryStore(new Map([['x', stored]]));
+      const cols = {
+        ts: stored.map((r) => r.timestamp),
+        av: stored.map((r) => r.available_at),
+        value: stored.map((r) => r.value ?? Number.NaN),
+      };
+      const origins = [10, 25, 40, 61, 70];
+      const whole = wholeHistoryAt(cols, origins);
+      origins.forEach((o, k) => {
+        const task = { series_id: 'x', origin: o, horizon_steps: 4 };
+        const viaGuard = runForecaster(store, [task], driftForecaster).map((r) => r.value);
+        const seen = store.historyAt('x', o);
+        expect(whole[k].length).toBe(seen.length);
+        const mine = new Float64Array(4);
+        baselinePath(
+          'drift',
+          seen[seen.length - 1].value,
+          null,
+          4,
+          1,
+          mine,
+          0,
+          whole[k].first,
+          whole[k].length,
+        );
+        expect(viaGuard).toEqual(Array.from(mine));
+      });
+    }
+  });
+});

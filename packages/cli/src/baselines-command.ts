@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { InputError } from '@asof/schema';
+import type { Io } from './commands.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
+import { resolveOutDir } from './resolve-out-dir.ts';
+import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
+
+export const BASELINES_USAGE = 'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--json]';
+
+const HELP = `${BASELINES_USAGE}
+
+Writes the random walk, drift and seasonal-naive forecasts of every origin of a split made by
+'asof split', as a forecasts file (schemas/forecast.schema.json: model, series_id, origin, step, value)
+that 'asof score' accepts. The split's files are re-hashed first. Each forecaster reads the history only
+through the split's look-ahead guard (historyAt at the origin); reading past an origin aborts the run.
+  random_walk      ŷ_{o+k} = y_o
+  drift            ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1) over the whole history public at the origin
+  seasonal_naive   the same position one season back (BD 5, D 7, W 52, M 12, Q 4 steps) in the inputs
+These are the scorer's own baselines: 'asof score' checks a file using these names against them.
+`;
+
+/** `asof baselines`: the baseline forecasts of a split, through historyAt, as a Parquet forecasts file. */
+export async function baselinesCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { manifest: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+    BASELINES_USAGE,
+  );
+  if (values.help) {
+    io.out(HELP);
+    return 0;
+  }
+  if (positionals.length > 0) {
+    throw new InputError('USAGE', `unexpected argument ${positionals[0]}\n  usage: ${BASELINES_USAGE}`);
+  }
+  if (typeof values.manifest !== 'string' || typeof values.out !== 'string') {
+    throw new InputError('USAGE', `expected --manifest and --out\n  usage: ${BASELINES_USAGE}`);
+  }
+  if (!/\.parquet$/i.test(values.out)) {
+    throw new InputError(
+      'USAGE',
+      `--out ${values.out}: the baselines are written as Parquet; name the file *.parquet, e.g. out/baselines.parquet`,
+    );
+  }
+  // The file is replaced (temp + rename): like every output, it must lie inside the working directory.
+  const outPath = resolveOutDir(values.out, io.cwd);
+  mkdirSync(dirname(outPath), { recursive: true });
+  const r = await writeBaselineForecasts(resolve(io.cwd, values.manifest), outPath);
+  if (values.json) {
+    io.out(
+      `${JSON.stringify({ forecasts: r.path, dataset_id: r.manifest.dataset_id, rows: r.rows, origins: r.origins, series: r.series, guard: r.guard })}\n`,
+    );
+  } else {
+    io.out(
+      `wrote ${r.rows.toLocaleString('en-US')} forecasts (random_walk, drift, seasonal_naive) for ${r.origins.toLocaleString('en-US')} origins of ${r.series.toLocaleString('en-US')} series to ${r.path}\n` +
+        `history served through historyAt: ${r.guard.requests.toLocaleString('en-US')} requests, ${r.guard.rows.toLocaleString('en-US')} rows checked (dataset_id ${r.manifest.dataset_id})\n`,
+    );
+  }
+  return 0;
+}

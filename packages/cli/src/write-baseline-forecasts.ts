@@ -1,0 +1,168 @@
+import { dirname, join } from 'node:path';
+import { microsToIso } from '@asof/calendar';
+import { DOUBLE, Duck, INTEGER, quoteLiteral, VARCHAR } from '@asof/duck';
+import { verifyManifest } from '@asof/manifest';
+import { InputError, type Manifest } from '@asof/schema';
+import { BASELINE_MODELS, SEASON_LENGTH } from '@asof/scoring';
+import {
+  driftForecaster,
+  type Forecaster,
+  type ForecastTask,
+  HistoryStore,
+  randomWalkForecaster,
+  runForecaster,
+  type StoredHistoryRow,
+  seasonalNaiveForecaster,
+} from '@asof/split';
+
+export interface BaselineForecastsResult {
+  manifest: Manifest;
+  path: string;
+  rows: number;
+  origins: number;
+  series: number;
+  /** historyAt requests and rows checked by the look-ahead guard. */
+  guard: { requests: number; rows: number };
+}
+
+function outputsOf(manifest: Manifest, tables: readonly string[]): string[] {
+  return manifest.outputs.filter((o) => tables.includes(o.table)).map((o) => o.path);
+}
+
+/**
+ * `asof baselines`: the random walk, drift and seasonal-naive forecasts of every origin of a split, written
+ * as a forecasts file (schemas/forecast.schema.json) that `asof score` accepts. The split manifest is
+ * verified first. Every value comes from a forecaster that sees the history only through
+ * OriginView.historyAt, the split's look-ahead guard; a LookaheadError aborts the run (nothing is written).
+ * The history served is what the split serves: the training snapshot and every origin's inputs (each
+ * read as of the origin), so the forecasts equal the scorer's own baselines (FORECAST_BASELINE_MISMATCH
+ * otherwise).
+ */
+export async function writeBaselineForecasts(
+  manifestPath: string,
+  outPath: string,
+  /** Replaces a baseline's forecaster (tests: a forecaster that reads past its origin must abort the run). */
+  override: Partial<Record<(typeof BASELINE_MODELS)[number], Forecaster>> = {},
+): Promise<BaselineForecastsResult> {
+  const manifest = await verifyManifest(manifestPath);
+  if (manifest.kind !== 'split') {
+    throw new InputError(
+      'BASELINES_NOT_A_SPLIT',
+      `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and pass its manifest`,
+      { context: { file: manifestPath, value: manifest.kind } },
+    );
+  }
+  const dir = dirname(manifestPath);
+  const files = (tables: readonly string[]) =>
+    `[${outputsOf(manifest, tables)
+      .map((p) => quoteLiteral(join(dir, p)))
+      .join(', ')}]`;
+  const originFiles = outputsOf(manifest, ['origins']);
+  const historyFiles = outputsOf(manifest, ['train_observations', 'inputs', 'input_rows']);
+  if (originFiles.length === 0 || historyFiles.length === 0) {
+    throw new InputError(
+      'BASELINES_SPLIT_INCOMPLETE',
+      `${manifestPath} lists ${originFiles.length} origins file(s) and ${historyFiles.length} history file(s) (train_observations, inputs); a split made by 'asof split' has both`,
+      { context: { file: manifestPath } },
+    );
+  }
+  const duck = await Duck.open({ threads: 2 });
+  try {
+    const origins = await duck.all<{
+      series_id: string;
+      origin: bigint;
+      horizon_steps: number;
+      lookback_steps: number | null;
+      frequency: string;
+    }>(
+      `SELECT series_id, epoch_us(origin) AS origin, horizon_steps::INTEGER AS horizon_steps,
+              lookback_steps::INTEGER AS lookback_steps, frequency
+       FROM read_parquet(${files(['origins'])}) ORDER BY series_id, origin`,
+    );
+    // Only files the verified manifest lists are read; every vintage once (per-origin inputs repeat them).
+    const rows = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
+      `WITH served AS (
+         SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['train_observations'])})
+         UNION ALL
+         SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['inputs', 'input_rows'])})
+       )
+       SELECT DISTINCT series_id, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value
+       FROM served WHERE series_id IN (SELECT DISTINCT series_id FROM read_parquet(${files(['origins'])}))
+       ORDER BY series_id, ts, av`,
+    );
+    const bySeries = new Map<string, StoredHistoryRow[]>();
+    for (const r of rows) {
+      let list = bySeries.get(r.series_id);
+      if (!list) {
+        list = [];
+        bySeries.set(r.series_id, list);
+      }
+      // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
+      list.push({ timestamp: Number(r.ts), available_at: Number(r.av), value: r.value });
+    }
+    const store = new HistoryStore(bySeries);
+    const frequency = new Map(origins.map((o) => [o.series_id, o.frequency]));
+    const tasks: ForecastTask[] = origins
+      .filter((o) => store.has(o.series_id))
+      .map((o) => ({
+        series_id: o.series_id,
+        origin: Number(o.origin),
+        horizon_steps: o.horizon_steps,
+        ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
+      }));
+    const forecasters: Record<(typeof BASELINE_MODELS)[number], Forecaster> = {
+      random_walk: randomWalkForecaster,
+      drift: driftForecaster,
+      seasonal_naive: seasonalNaiveForecaster((id) => SEASON_LENGTH[frequency.get(id) ?? ''] ?? 1),
+      ...override,
+    };
+    const model: string[] = [];
+    const series: string[] = [];
+    const origin: string[] = [];
+    const step: number[] = [];
+    const value: number[] = [];
+    for (const name of BASELINE_MODELS) {
+      const out = runForecaster(store, tasks, forecasters[name]);
+      const perOrigin = new Map<string, number>();
+      for (const r of out) {
+        const key = `${r.series_id}|${r.origin}`;
+        perOrigin.set(key, (perOrigin.get(key) ?? 0) + 1);
+        model.push(name);
+        series.push(r.series_id);
+        origin.push(microsToIso(r.origin));
+        step.push(r.step);
+        value.push(r.value);
+      }
+      const empty = origins.find(
+        (o) => (perOrigin.get(`${o.series_id}|${Number(o.origin)}`) ?? 0) !== o.horizon_steps,
+      );
+      if (empty) {
+        throw new InputError(
+          'BASELINES_NO_HISTORY',
+          `${manifestPath}: origin ${microsToIso(Number(empty.origin))} of ${empty.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
+          { context: { series_id: empty.series_id, value: microsToIso(Number(empty.origin)) } },
+        );
+      }
+    }
+    await duck.run(
+      'CREATE TABLE forecasts (model VARCHAR, series_id VARCHAR, origin VARCHAR, step INTEGER, value DOUBLE)',
+    );
+    await duck.appendColumns(
+      'forecasts',
+      [VARCHAR, VARCHAR, VARCHAR, INTEGER, DOUBLE],
+      [model, series, origin, step, value],
+    );
+    // origin is ISO text with microseconds (fixed width, so the text order is the time order).
+    await duck.writeParquet('SELECT * FROM forecasts ORDER BY model, series_id, origin, step', outPath);
+    return {
+      manifest,
+      path: outPath,
+      rows: model.length,
+      origins: tasks.length,
+      series: bySeries.size,
+      guard: { ...store.guard },
+    };
+  } finally {
+    duck.close();
+  }
+}

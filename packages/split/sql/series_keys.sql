@@ -1,0 +1,15 @@
+-- series_keys: a small integer per series in series_id order, with the series attributes the split reads.
+-- The split's sorts, windows and joins run on series_key: comparing integers instead of series_id strings
+-- is several times cheaper at FinVerse scale (SPEC §12), and ordering by series_key is ordering by series_id,
+-- so the output tables get series_id back by one join with this small table and are written in the same order.
+-- grain: series_id
+-- invariants: series_key = 1…n, unique, increasing with series_id.
+WITH source AS (
+  SELECT series_id, frequency, eval_target, n_revisions FROM split_series
+),
+final AS (
+  SELECT series_id, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key, frequency, eval_target,
+    n_revisions
+  FROM source
+)
+SELECT * FROM final

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { driftForecaster } from './drift-forecaster.ts';
+import { HistoryStore } from './history-store.ts';
+import { runForecaster } from './run-forecaster.ts';
+import { seasonalNaiveForecaster } from './seasonal-naive-forecaster.ts';
+
+// s: values 0, 2, 4, …, 18 at timestamps 1…10 (each public at its timestamp); t: released late (ts + 5).
+const store = () =>
+  new HistoryStore(
+    new Map([
+      ['s', Array.from({ length: 10 }, (_, i) => ({ timestamp: i + 1, available_at: i + 1, value: 2 * i }))],
+      ['t', Array.from({ length: 10 }, (_, i) => ({ timestamp: i + 1, available_at: i + 6, value: i }))],
+    ]),
+  );
+
+describe('baseline forecasters through historyAt', () => {
+  it('drift extends the mean change over the whole history public at the origin', () => {
+    const rows = runForecaster(
+      store(),
+      [{ series_id: 's', origin: 4, horizon_steps: 3, lookback_steps: 2 }],
+      driftForecaster,
+    );
+    // history at 4: 0, 2, 4, 6 → slope 2 (the lookback does not cut the drift's history).
+    expect(rows.map((r) => r.value)).toEqual([8, 10, 12]);
+    // t at 8: only timestamps 1…3 are public (values 0, 1, 2) → slope 1 from y_o = 2.
+    const late = runForecaster(store(), [{ series_id: 't', origin: 8, horizon_steps: 2 }], driftForecaster);
+    expect(late.map((r) => r.value)).toEqual([3, 4]);
+  });
+
+  it('seasonal naive repeats the last season of the input window, else the random walk', () => {
+    const f = seasonalNaiveForecaster(() => 3);
+    const rows = runForecaster(
+      store(),
+      [{ series_id: 's', origin: 6, horizon_steps: 4, lookback_steps: 5 }],
+      f,
+    );
+    expect(rows.map((r) => r.value)).toEqual([6, 8, 10, 6]);
+    const short = runForecaster(
+      store(),
+      [{ series_id: 's', origin: 6, horizon_steps: 2, lookback_steps: 2 }],
+      f,
+    );
+    expect(short.map((r) => r.value)).toEqual([10, 10]);
+  });
+
+  it('returns nothing when nothing is public at the origin', () => {
+    expect(
+      runForecaster(store(), [{ series_id: 't', origin: 3, horizon_steps: 2 }], driftForecaster),
+    ).toEqual([]);
+  });
+});
