@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     threads: { type: 'string' },
     'memory-limit': { type: 'string' },
+    storage: { type: 'string' },
     'skip-patterns': { type: 'boolean', default: false },
     'skip-split': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
@@ -55,6 +56,7 @@ const config = PipelineConfig.parse({
     ...base.duckdb,
     ...(args.threads ? { threads: Number(args.threads) } : {}),
     ...(args['memory-limit'] ? { memory_limit: args['memory-limit'] } : {}),
+    ...(args.storage ? { storage: args.storage } : {}),
   },
   sources: { scale: { ...base.sources.scale, scale } },
 });
@@ -128,7 +130,7 @@ const count = async (duck: Duck, table: string) =>
 
 if (!args.json) {
   console.log(
-    `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, spill ${spillDir}`,
+    `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, storage ${config.duckdb.storage ?? 'memory'}, spill ${spillDir}`,
   );
 }
 const registry = defaultRegistry();
@@ -136,6 +138,7 @@ const duck = await Duck.open({
   threads: config.duckdb.threads,
   memoryLimit: config.duckdb.memory_limit,
   tempDirectory: spillDir,
+  ...(config.duckdb.storage === 'file' ? { path: join(spillDir, 'build.duckdb') } : {}),
 });
 let observations = 0;
 let datasetId = '';

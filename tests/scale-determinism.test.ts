@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildUniverse, loadPipeline } from '@asof/cli';
 import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
@@ -10,12 +10,12 @@ import { REPO } from './helpers.ts';
 // counter-based PRNG, so two builds with different thread counts must give the same dataset_id.
 const dirs = ['a', 'b'].map((x) => join(REPO, 'out', `test-scale-${x}-${process.pid}`));
 
-function tinyScale(threads: number): PipelineConfig {
+function tinyScale(threads: number, storage: 'memory' | 'file'): PipelineConfig {
   const base = loadPipeline(join(REPO, 'pipelines', 'scale.json'));
   return PipelineConfig.parse({
     ...base,
     name: 'scale-tiny',
-    duckdb: { ...base.duckdb, threads, memory_limit: '2GB' },
+    duckdb: { ...base.duckdb, threads, memory_limit: '2GB', storage },
     sources: { scale: { ...base.sources.scale, scale: 0.0002 } },
   });
 }
@@ -25,12 +25,14 @@ afterAll(() => {
 });
 
 describe('scale pipeline', () => {
-  it('is deterministic at any thread count: same files, and the same dataset_id for the same config', async () => {
-    const one = await buildUniverse({ config: tinyScale(1), outDir: dirs[0], cwd: REPO });
-    const two = await buildUniverse({ config: tinyScale(2), outDir: dirs[1], cwd: REPO });
+  it('is deterministic at any thread count and storage: same files, and the same dataset_id for the same config', async () => {
+    const one = await buildUniverse({ config: tinyScale(1, 'memory'), outDir: dirs[0], cwd: REPO });
+    const two = await buildUniverse({ config: tinyScale(2, 'file'), outDir: dirs[1], cwd: REPO });
+    // The temporary database file of 'file' storage is gone, and never part of the output.
+    expect(existsSync(`${dirs[1]}.tmp-${process.pid}.duckdb`)).toBe(false);
     const files = (m: typeof one.manifest) => m.outputs.map((o) => `${o.path} ${o.sha256} ${o.rows}`);
     expect(files(two.manifest)).toEqual(files(one.manifest));
-    // The thread count is part of the hashed config; with it equal, the ids must be equal.
+    // Threads and storage are part of the hashed config; with them equal, the ids must be equal.
     const config = { ...two.manifest.config, duckdb: one.manifest.config.duckdb };
     const { dataset_id: _, ...body } = {
       ...two.manifest,

@@ -54,11 +54,18 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
   mkdirSync(tmp, { recursive: true });
   const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
   let duck: Duck | undefined;
+  // duckdb.storage 'file': the working tables live compressed in a database file beside the temp folder
+  // (not inside it: the folder becomes the output), removed with its write-ahead log however the build ends.
+  const dbFile = config.duckdb.storage === 'file' ? `${tmp}.duckdb` : undefined;
+  const removeDbFile = () => {
+    if (dbFile) for (const f of [dbFile, `${dbFile}.wal`]) rmSync(f, { force: true });
+  };
   try {
     duck = await Duck.open({
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
       tempDirectory: config.duckdb.temp_directory,
+      ...(dbFile ? { path: dbFile } : {}),
     });
     await createStagingTables(duck);
     await loadRegistryTables(duck, registry);
@@ -107,6 +114,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     writeManifest(join(tmp, 'manifest.json'), manifest);
     duck.close();
     duck = undefined;
+    removeDbFile();
     replaceDir(tmp, outDir);
     step(`done: ${join(outDir, 'manifest.json')}`);
     return {
@@ -116,6 +124,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     };
   } catch (err) {
     duck?.close();
+    removeDbFile();
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }

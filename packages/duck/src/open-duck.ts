@@ -45,7 +45,17 @@ export class Duck {
   private constructor(
     readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
+    /** False for a connect()ed sibling: closing it leaves the shared instance open. */
+    private readonly ownsInstance = true,
   ) {}
+
+  /**
+   * A second connection to the same database: its queries run concurrently with this one's (e.g. a
+   * single-threaded aggregate beside a streamed scan that TypeScript consumes). Close it before the owner.
+   */
+  async connect(): Promise<Duck> {
+    return new Duck(this.instance, await this.instance.connect(), false);
+  }
 
   static async open(options: DuckOptions = {}): Promise<Duck> {
     // No TimeZone setting: it needs the ICU extension, which is not bundled and cannot be downloaded here.
@@ -162,7 +172,7 @@ export class Duck {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    if (this.ownsInstance) this.instance.closeSync();
   }
 }
 

@@ -5,9 +5,8 @@
 --   returns appear (partial segments at the ends of a history are not segments); label is never NULL:
 --   'extreme' when some run of ≥ $run_length consecutive returns has |r − mean(r)| > $sigma · std(r)
 --   (sample std of the segment's returns; consecutive = adjacent grid steps), else 'uptrend' when the share of positive returns is
---   ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'. seg_ord numbers the rows in
---   (series_id, segment) order, 1…n, so TypeScript can key streamed batches by a number;
---   series_key is segment_steps' integer key of series_id.
+--   ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'.
+--   series_key is segment_steps' integer key of series_id (segment_characteristics is keyed by it).
 WITH source AS (
   SELECT * FROM segment_steps
 ),
@@ -66,7 +65,6 @@ renamed AS (
 ),
 final AS (
   SELECT
-    row_number() OVER (ORDER BY series_key, segment) AS seg_ord,
     *,
     CASE
       WHEN is_extreme THEN 'extreme'

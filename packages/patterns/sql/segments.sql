@@ -20,7 +20,7 @@ renamed AS (
     CASE WHEN isnan(c.forecastability) THEN NULL ELSE c.forecastability END AS forecastability
   FROM source AS s
   JOIN segment_quota AS q USING (series_id, segment)
-  LEFT JOIN segment_characteristics AS c USING (seg_ord)
+  LEFT JOIN segment_characteristics AS c USING (series_key, segment)
 ),
 final AS (
   SELECT * FROM renamed

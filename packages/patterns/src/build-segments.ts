@@ -1,4 +1,4 @@
-import { BIGINT, DOUBLE, type Duck, INTEGER, streamArrow } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, streamArrow } from '@asof/duck';
 import { InputError } from '@asof/schema';
 import { runSegmentModel } from './run-segment-model.ts';
 import { type SegmentOptions, segmentParams } from './segment-options.ts';
@@ -40,17 +40,28 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     step('steps placed on the calendar grids');
     // Float sums (mean, std, severity) depend on summation order; one thread over the sorted
     // segment_steps table makes that order — and so the Parquet bytes — the same on every run.
+    // The characteristics (TypeScript, one core) stream on a second connection meanwhile, so the two
+    // single-threaded parts share the machine's cores instead of running one after the other.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
     await duck.run('SET threads = 1');
+    const reader = await duck.connect();
+    let n = 0;
     try {
-      await runSegmentModel(duck, 'segment_stats', params);
+      const stats = runSegmentModel(duck, 'segment_stats', params);
+      // Wait for both before leaving: a rejected stats query must not be left running on the instance.
+      const [, counted] = await Promise.allSettled([stats, computeCharacteristics(reader, params)]).then(
+        (results) => {
+          for (const r of results) if (r.status === 'rejected') throw r.reason;
+          return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+        },
+      );
+      n = counted as number;
     } finally {
+      reader.close();
       await duck.run(`SET threads = ${Number(threads)}`);
     }
     await runSegmentModel(duck, 'segment_quota', params);
-    step('segments labelled');
-    const n = await computeCharacteristics(duck);
-    step(`characteristics of ${n.toLocaleString('en-US')} segments`);
+    step(`segments labelled; characteristics of ${n.toLocaleString('en-US')} segments`);
     await runSegmentModel(duck, 'segments', params);
   } finally {
     for (const t of WORK_TABLES) await duck.run(`DROP TABLE IF EXISTS ${t}`);
@@ -97,32 +108,60 @@ function validateParams(p: Record<string, number | string>): void {
 
 /** (series_key, segment) as one exact number: segments are far inside ±2^20, keys below 2^32. */
 const segmentKey = (seriesKey: number, segment: number) => seriesKey * 2 ** 21 + segment + 2 ** 20;
+const keyParts = (key: number): [number, number] => {
+  const seriesKey = Math.floor(key / 2 ** 21);
+  return [seriesKey, key - seriesKey * 2 ** 21 - 2 ** 20];
+};
 
 /**
- * Streams every segment's returns and appends the SPEC §7 characteristics of each labelled one into
- * `segment_characteristics`. segment_steps is stored sorted by (series_key, segment, step) and DuckDB
- * preserves insertion order, so a plain scan arrives in order without another sort of the panel; the
- * order is checked as it streams, and an out-of-order scan falls back to an ORDER BY query. Returns
- * are copied into one reused buffer: memory stays at one segment plus one Arrow batch.
+ * Streams every segment's returns and appends the SPEC §7 characteristics of each one segment_stats can
+ * label into `segment_characteristics`, keyed (series_key, segment). It runs beside segment_stats, so
+ * it applies the same size rule itself (n_steps = returns + 1 ≥ min_coverage · L and returns ≥
+ * min_returns; every step but a segment's first has a return): segments keeps only the labelled ones
+ * anyway (a left join), the rule just spares the work on partial segments. segment_steps is stored sorted
+ * by (series_key, segment, step) and DuckDB preserves insertion order, so a plain scan arrives in order
+ * without another sort of the panel; the order is checked as it streams, and an out-of-order scan falls
+ * back to an ORDER BY query. Returns are copied into one reused buffer: memory stays at one segment plus
+ * one Arrow batch.
  */
-async function computeCharacteristics(duck: Duck): Promise<number> {
-  const ordOf = new Map<number, number>();
-  await streamArrow(duck, 'SELECT series_key, segment, seg_ord FROM segment_stats', undefined, (batch) => {
-    const k = batch.getChild('series_key')?.toArray() as Float64Array;
-    const g = batch.getChild('segment')?.toArray() as Float64Array;
-    const o = batch.getChild('seg_ord')?.toArray() as Float64Array;
-    for (let i = 0; i < k.length; i++) ordOf.set(segmentKey(k[i], g[i]), o[i]);
-  });
+async function computeCharacteristics(duck: Duck, params: Record<string, number | string>): Promise<number> {
+  const lengthOf: Record<string, number> = {
+    BD: Number(params.len_bd),
+    D: Number(params.len_d),
+    W: Number(params.len_w),
+    M: Number(params.len_m),
+    Q: Number(params.len_q),
+    A: Number(params.len_a),
+  };
+  const minSteps: number[] = [];
+  // The same numbering as segment_steps.series_key.
+  await streamArrow(
+    duck,
+    'SELECT CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS k, frequency FROM series',
+    undefined,
+    (batch) => {
+      const k = batch.getChild('k')?.toArray() as Float64Array;
+      const f = batch.getChild('frequency')?.toArray() as string[];
+      for (let i = 0; i < k.length; i++) {
+        minSteps[k[i]] = Math.max(
+          Number(params.min_returns) + 1,
+          Number(params.min_coverage) * (lengthOf[f[i]] ?? 0),
+        );
+      }
+    },
+  );
   const scan = 'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL';
-  let results = await characteristicsOf(duck, scan, ordOf);
-  if (!results) results = await characteristicsOf(duck, `${scan} ORDER BY series_key, segment, step`, ordOf);
+  let results = await characteristicsOf(duck, scan, minSteps);
+  if (!results)
+    results = await characteristicsOf(duck, `${scan} ORDER BY series_key, segment, step`, minSteps);
   if (!results) throw new Error('segment_steps returns arrived out of order even with ORDER BY');
   await duck.run(
-    `CREATE OR REPLACE TABLE segment_characteristics (seg_ord BIGINT, adf_stat DOUBLE, adf_used_lag INTEGER,
-       adf_nobs INTEGER, acf1 DOUBLE, forecastability DOUBLE)`,
+    `CREATE OR REPLACE TABLE segment_characteristics (series_key INTEGER, segment INTEGER, adf_stat DOUBLE,
+       adf_used_lag INTEGER, adf_nobs INTEGER, acf1 DOUBLE, forecastability DOUBLE)`,
   );
   const appender = await duck.openAppender('segment_characteristics', [
-    BIGINT,
+    INTEGER,
+    INTEGER,
     DOUBLE,
     INTEGER,
     INTEGER,
@@ -134,13 +173,13 @@ async function computeCharacteristics(duck: Duck): Promise<number> {
   return results.length;
 }
 
-type CharacteristicsRow = [bigint, number, number, number, number, number];
+type CharacteristicsRow = [number, number, number, number, number, number, number];
 
 /** The characteristics rows of one ordered scan, or null when the scan was not in (key, step) order. */
 async function characteristicsOf(
   duck: Duck,
   sql: string,
-  ordOf: Map<number, number>,
+  minSteps: readonly number[],
 ): Promise<CharacteristicsRow[] | null> {
   const out: CharacteristicsRow[] = [];
   let buf = new Float64Array(1024);
@@ -149,10 +188,10 @@ async function characteristicsOf(
   let lastStep = -1;
   let ordered = true;
   const flush = () => {
-    const ord = ordOf.get(current);
-    if (ord === undefined) return; // a partial segment: not labelled, no characteristics
+    const [seriesKey, segment] = keyParts(current);
+    if (len + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) return; // partial: never labelled
     const c = sequenceCharacteristics(buf.subarray(0, len));
-    out.push([BigInt(ord), c.adfStat, c.adfUsedLag, c.adfNobs, c.acf1, c.forecastability]);
+    out.push([seriesKey, segment, c.adfStat, c.adfUsedLag, c.adfNobs, c.acf1, c.forecastability]);
   };
   await streamArrow(duck, sql, undefined, (batch) => {
     if (!ordered) return;

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Duck, quoteLiteral, streamArrow } from '@asof/duck';
+import { Duck, describeParquet, quoteLiteral, streamArrow } from '@asof/duck';
 import {
   canonicalJson,
   finalizeManifest,
-  hashFile,
+  manifestOutput,
   sha256Hex,
   verifyManifest,
   writeManifest,
@@ -52,8 +52,6 @@ export interface ExportFintsbResult {
   manifestPath: string;
   statistics: PatternStatistics[];
 }
-
-const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
 
 function positiveInt(name: string, v: number): number {
   if (!Number.isInteger(v) || v < 1) {
@@ -354,25 +352,9 @@ async function describeOutput(
   timeColumn?: string,
 ): Promise<ManifestOutput> {
   const file = join(dir, ...path.split('/'));
-  const src = `read_parquet(${quoteLiteral(file)})`;
-  const columns = (
-    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
-  ).map((c) => `${c.column_name}:${c.column_type}`);
-  const stats = await duck.one<{ rows: bigint; lo: string | null; hi: string | null }>(
-    `SELECT count(*) AS rows, ${timeColumn ? `strftime(min("${timeColumn}"), ${ISO})` : 'NULL'} AS lo,
-       ${timeColumn ? `strftime(max("${timeColumn}"), ${ISO})` : 'NULL'} AS hi FROM ${src}`,
-  );
-  const { sha256, bytes } = await hashFile(file);
-  return {
+  return manifestOutput(dir, {
     path,
     table,
-    sha256,
-    bytes,
-    rows: Number(stats.rows),
-    schema_fingerprint: sha256Hex(columns.join('\n')),
-    min_timestamp: stats.lo ?? null,
-    max_timestamp: stats.hi ?? null,
-    min_available_at: null,
-    max_available_at: null,
-  };
+    ...(await describeParquet(duck, file, [timeColumn ?? null, null])),
+  });
 }

@@ -6,13 +6,21 @@
 --   never a label, and a step whose latest row public by the run date is a withdrawal has no target at all
 --   (its value is withdrawn as of the run date: pending, like a step not yet released).
 WITH source AS (
-  SELECT series_key, step_index, "timestamp", available_at, value
+  SELECT series_key, step_index, "timestamp", available_at, value, n_vintages
   FROM eval_observations
   WHERE available_at <= $run_date::TIMESTAMPTZ
+),
+-- A step with one row ever (bars: nearly every row at scale) is its own first and latest vintage, and
+-- cannot be a withdrawal (one needs an earlier value): it skips the two windows below.
+single AS (
+  SELECT series_key, step_index, "timestamp", value, available_at
+  FROM source
+  WHERE n_vintages = 1 AND value IS NOT NULL
 ),
 flagged AS (
   SELECT *, arg_max(value IS NULL, available_at) OVER (PARTITION BY series_key, step_index) AS is_withdrawn
   FROM source
+  WHERE n_vintages > 1
 ),
 renamed AS (
   SELECT
@@ -25,6 +33,8 @@ renamed AS (
   WHERE value IS NOT NULL AND NOT is_withdrawn
 ),
 final AS (
+  SELECT * FROM single
+  UNION ALL
   SELECT series_key, step_index, "timestamp", value, available_at FROM renamed WHERE vintage_rank = 1
 )
 SELECT * FROM final

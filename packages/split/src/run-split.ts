@@ -2,11 +2,20 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isoToMicros, microsToIso } from '@asof/calendar';
-import { Duck, type Params, quoteIdent, quoteLiteral } from '@asof/duck';
+import {
+  Duck,
+  describeParquet,
+  keyRanges,
+  MAX_ROWS_PER_FILE,
+  type Params,
+  partPath,
+  quoteIdent,
+  quoteLiteral,
+} from '@asof/duck';
 import {
   canonicalJson,
   finalizeManifest,
-  hashFile,
+  manifestOutput,
   sha256Hex,
   verifyManifest,
   writeManifest,
@@ -88,6 +97,8 @@ export interface SplitOptions {
   threads?: number;
   /** DuckDB memory limit (default: the parent's config.duckdb.memory_limit, else 60%); DuckDB spills beyond it. */
   memoryLimit?: string;
+  /** Working tables in memory or in a temporary database file (default: the parent's config.duckdb.storage). */
+  storage?: 'memory' | 'file';
   /**
    * Refuse a per_origin layout whose inputs would exceed this many rows (default 50M): with --origins all on a
    * large universe, per-origin inputs are origins × lookback rows; --layout compact holds the same data.
@@ -101,8 +112,6 @@ export interface SplitResult {
   manifestPath: string;
   seconds: number;
 }
-
-const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
 
 /** A date means 00:00 UTC of that day (as eval_start does in the build); an instant is taken as given. */
 export function parseInstantArg(text: string, flag: string): string {
@@ -238,11 +247,16 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
   mkdirSync(join(tmp, 'train'), { recursive: true });
   let duck: Duck | undefined;
   try {
-    const parentDuck = (parent.config as { duckdb?: { memory_limit?: string } }).duckdb;
+    const parentDuck = (parent.config as { duckdb?: { memory_limit?: string; storage?: string } }).duckdb;
+    // The parent's storage choice (pipeline duckdb.storage) holds for its split: 'file' keeps the working
+    // tables compressed in a database file inside the spill folder, removed with it.
+    const storage = options.storage ?? parentDuck?.storage ?? 'memory';
+    mkdirSync(join(tmp, '.duckdb-spill'), { recursive: true });
     duck = await Duck.open({
       threads: options.threads ?? 2,
       memoryLimit: options.memoryLimit ?? parentDuck?.memory_limit ?? '60%',
       tempDirectory: join(tmp, '.duckdb-spill'),
+      ...(storage === 'file' ? { path: join(tmp, '.duckdb-spill', 'split.duckdb') } : {}),
     });
     await loadParent(duck, dataDir, parent, horizons);
     step('loaded parent observations and series');
@@ -274,7 +288,7 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
     }
     await assertSplitInvariants(duck, trainCutoff, layout);
     const outputs: ManifestOutput[] = [];
-    for (const spec of outputsFor(layout)) outputs.push(await writeOutput(duck, tmp, spec));
+    for (const spec of outputsFor(layout)) outputs.push(...(await writeOutputs(duck, tmp, spec)));
     step(`wrote ${outputs.length} Parquet files`);
     const summary = await summarize(duck, layout);
     const parentBytes = readFileSync(options.manifestPath);
@@ -421,38 +435,38 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
   }
 }
 
-async function writeOutput(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput> {
-  const file = join(dir, ...spec.path.split('/'));
-  await duck.writeParquet(
-    `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.table)} ORDER BY ${spec.orderBy}`,
-    file,
+/**
+ * Writes one split table, cut between series into files of at most MAX_ROWS_PER_FILE rows (one file,
+ * named spec.path, unless the table is larger: then name-000.parquet, name-001.parquet…), so each COPY sorts in
+ * memory at FinVerse scale. Readers take every file the manifest lists under the table's name.
+ */
+async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput[]> {
+  const ranges = await keyRanges(
+    duck,
+    `SELECT series_key AS key, count(*) AS n FROM ${quoteIdent(spec.table)} GROUP BY series_key`,
+    undefined,
+    MAX_ROWS_PER_FILE,
   );
-  const src = `read_parquet(${quoteLiteral(file)})`;
-  const columns = (
-    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
-  ).map((c) => `${c.column_name}:${c.column_type}`);
-  const [ts, av] = spec.timeColumns ?? [null, null];
-  const stats = await duck.one<Record<string, string | null | bigint>>(
-    `SELECT count(*) AS rows,
-      ${ts ? `strftime(min(${quoteIdent(ts)}), ${ISO})` : 'NULL'} AS min_timestamp,
-      ${ts ? `strftime(max(${quoteIdent(ts)}), ${ISO})` : 'NULL'} AS max_timestamp,
-      ${av ? `strftime(min(${quoteIdent(av)}), ${ISO})` : 'NULL'} AS min_available_at,
-      ${av ? `strftime(max(${quoteIdent(av)}), ${ISO})` : 'NULL'} AS max_available_at
-     FROM ${src}`,
-  );
-  const { sha256, bytes } = await hashFile(file);
-  return {
-    path: spec.path,
-    table: spec.table,
-    sha256,
-    bytes,
-    rows: Number(stats.rows),
-    schema_fingerprint: sha256Hex(columns.join('\n')),
-    min_timestamp: (stats.min_timestamp as string | null) ?? null,
-    max_timestamp: (stats.max_timestamp as string | null) ?? null,
-    min_available_at: (stats.min_available_at as string | null) ?? null,
-    max_available_at: (stats.max_available_at as string | null) ?? null,
-  };
+  // An empty table is still written (one empty file), so the manifest always names every table.
+  if (ranges.length === 0) ranges.push([0, 0]);
+  const outputs: ManifestOutput[] = [];
+  for (const [i, [lo, hi]] of ranges.entries()) {
+    const path = partPath(spec.path, i, ranges.length);
+    const file = join(dir, ...path.split('/'));
+    await duck.writeParquet(
+      `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.table)} WHERE series_key BETWEEN $lo AND $hi ORDER BY ${spec.orderBy}`,
+      file,
+      { lo, hi },
+    );
+    outputs.push(
+      await manifestOutput(dir, {
+        path,
+        table: spec.table,
+        ...(await describeParquet(duck, file, spec.timeColumns)),
+      }),
+    );
+  }
+  return outputs;
 }
 
 async function summarize(duck: Duck, format: Layout): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duck, quoteLiteral } from '@asof/duck';
-import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
+import { Duck, describeParquet } from '@asof/duck';
+import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import type { Frequency, Manifest, ManifestOutput } from '@asof/schema';
 
 export interface MiniSeries {
@@ -102,27 +102,7 @@ export async function writeUniverseManifest(
   try {
     for (const f of files) {
       const file = join(dir, ...f.path.split('/'));
-      const { sha256, bytes } = await hashFile(file);
-      const columns = (
-        await duck.all<{ column_name: string; column_type: string }>(
-          `DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(file)})`,
-        )
-      ).map((c) => `${c.column_name}:${c.column_type}`);
-      const rows = Number(
-        (await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM read_parquet(${quoteLiteral(file)})`)).n,
-      );
-      outputs.push({
-        path: f.path,
-        table: f.table,
-        sha256,
-        bytes,
-        rows,
-        schema_fingerprint: sha256Hex(columns.join('\n')),
-        min_timestamp: null,
-        max_timestamp: null,
-        min_available_at: null,
-        max_available_at: null,
-      });
+      outputs.push(await manifestOutput(dir, { ...f, ...(await describeParquet(duck, file)) }));
     }
     const manifest = finalizeManifest({
       manifest_version: 1,

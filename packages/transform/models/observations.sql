@@ -13,8 +13,13 @@ WITH source AS (
   SELECT * FROM stg_observations
 ),
 ranked_series AS (
-  SELECT key AS series_key, text AS series_id, CAST(row_number() OVER (ORDER BY text) AS INTEGER) AS series_rank
-  FROM stg_keys WHERE kind = 'series'
+  -- The series' frequency joined here, once per series: the per-row join below is then on an integer key
+  -- only (a string join over every row costs several seconds per 100M rows).
+  SELECT k.key AS series_key, k.text AS series_id, CAST(row_number() OVER (ORDER BY k.text) AS INTEGER) AS series_rank,
+    s.frequency
+  FROM stg_keys AS k
+  LEFT JOIN stg_series AS s ON s.series_id = k.text
+  WHERE k.kind = 'series'
 ),
 changes AS (
   -- One window per (series, timestamp) in availability order: a row whose value equals the previous
@@ -42,7 +47,7 @@ renamed AS (
     c.value,
     b.text AS available_at_basis,
     r.text AS source_ref,
-    s.frequency,
+    k.frequency,
     k.series_rank,
     NOT c.has_previous AS is_first_vintage,
     c.previous_available_at_us IS NOT DISTINCT FROM c.available_at_us AND c.has_previous AS shares_grain
@@ -50,7 +55,6 @@ renamed AS (
   JOIN ranked_series AS k ON k.series_key = c.series_key
   JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = c.basis_key
   JOIN stg_keys AS r ON r.kind = 'ref' AND r.key = c.ref_key
-  LEFT JOIN stg_series AS s ON s.series_id = k.series_id
 ),
 final AS (
   SELECT * FROM renamed

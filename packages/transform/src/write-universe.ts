@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Duck, type Params, quoteIdent, quoteLiteral } from '@asof/duck';
+import { type Duck, describeParquet, keyRanges, MAX_ROWS_PER_FILE, type Params, partPath } from '@asof/duck';
 import { FREQUENCIES } from '@asof/schema';
 
 export interface WrittenTable {
@@ -15,8 +15,6 @@ export interface WrittenTable {
   min_available_at: string | null;
   max_available_at: string | null;
 }
-
-const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
 
 interface TableSpec {
   table: string;
@@ -34,24 +32,28 @@ const OBSERVATION_COLUMNS =
  */
 export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
-  const counts = await duck.all<{ frequency: string; n: bigint }>(
-    'SELECT frequency, count(*) AS n FROM observations GROUP BY frequency',
-  );
-  const present = new Set(counts.filter((c) => Number(c.n) > 0).map((c) => c.frequency));
   for (const f of FREQUENCIES) {
-    if (!present.has(f)) continue;
     // Straight from observations with the frequency bound: no partition copy; series_rank sorts like
-    // series_id at a fraction of the cost of comparing strings.
-    written.push(
-      await writeTable(duck, dir, {
-        path: `observations/frequency=${f}/data.parquet`,
-        table: 'observations',
-        select: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE frequency = $f`,
-        orderBy: 'series_rank, "timestamp", available_at',
-        timeColumns: ['timestamp', 'available_at'],
-        params: { f },
-      }),
+    // series_id at a fraction of the cost of comparing strings. A partition over MAX_ROWS_PER_FILE rows
+    // is written as data-000.parquet, data-001.parquet… cut between series (keyRanges).
+    const ranges = await keyRanges(
+      duck,
+      'SELECT series_rank AS key, count(*) AS n FROM observations WHERE frequency = $f GROUP BY series_rank',
+      { f },
+      MAX_ROWS_PER_FILE,
     );
+    for (const [i, [lo, hi]] of ranges.entries()) {
+      written.push(
+        await writeTable(duck, dir, {
+          path: partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length),
+          table: 'observations',
+          select: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE frequency = $f AND series_rank BETWEEN $lo AND $hi`,
+          orderBy: 'series_rank, "timestamp", available_at',
+          timeColumns: ['timestamp', 'available_at'],
+          params: { f, lo, hi },
+        }),
+      );
+    }
   }
   const specs: (TableSpec & { path: string })[] = [
     { path: 'series.parquet', table: 'series', select: 'SELECT * FROM series', orderBy: 'series_id' },
@@ -81,27 +83,5 @@ export async function writeTable(
   const file = join(dir, ...spec.path.split('/'));
   mkdirSync(join(file, '..'), { recursive: true });
   await duck.writeParquet(`${spec.select} ORDER BY ${spec.orderBy}`, file, spec.params);
-  const src = `read_parquet(${quoteLiteral(file)})`;
-  const columns = (
-    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
-  ).map((c) => `${c.column_name}:${c.column_type}`);
-  const [tsCol, avCol] = spec.timeColumns ?? [];
-  const stats = await duck.one<Record<string, string | null | bigint>>(
-    `SELECT count(*) AS rows,
-      ${tsCol ? `strftime(min(${quoteIdent(tsCol)}), ${ISO})` : 'NULL'} AS min_timestamp,
-      ${tsCol ? `strftime(max(${quoteIdent(tsCol)}), ${ISO})` : 'NULL'} AS max_timestamp,
-      ${avCol ? `strftime(min(${quoteIdent(avCol)}), ${ISO})` : 'NULL'} AS min_available_at,
-      ${avCol ? `strftime(max(${quoteIdent(avCol)}), ${ISO})` : 'NULL'} AS max_available_at
-     FROM ${src}`,
-  );
-  return {
-    path: spec.path,
-    table: spec.table,
-    rows: Number(stats.rows),
-    columns,
-    min_timestamp: (stats.min_timestamp as string | null) ?? null,
-    max_timestamp: (stats.max_timestamp as string | null) ?? null,
-    min_available_at: (stats.min_available_at as string | null) ?? null,
-    max_available_at: (stats.max_available_at as string | null) ?? null,
-  };
+  return { path: spec.path, table: spec.table, ...(await describeParquet(duck, file, spec.timeColumns)) };
 }
