@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { Duck } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPLIT_MODELS, splitModelPath } from './run-split.ts';
+import { BASE_PARAMS, day, isoDay, loadSplitFixture, runSplitModels } from './split-fixture.ts';
 
 // Given/expect tests of the .sql models on in-memory tables. Times are whole days after 2020-01-01 (UTC).
 // Series 'a' (frequency Q, horizon 2, lookback 2): steps on days 10, 20, 30, 40, 50, 60.
 //   day 10 released day 11; day 20 released day 45 (very late); day 30 released day 31, revised day 55;
 //   day 40 released day 41; day 50 released day 51; day 60 released day 61.
-const day = (d: number) => `TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL ${d} DAY`;
 const given: [number, number, number][] = [
   [10, 11, 1],
   [20, 45, 2],
@@ -21,39 +19,13 @@ const given: [number, number, number][] = [
 let duck: Duck;
 beforeAll(async () => {
   duck = await Duck.open({ threads: 1 });
-  await duck.run(
-    `CREATE TABLE split_observations AS SELECT * FROM (VALUES ${given
-      .map(([t, a, v]) => `('a', 'Q', ${day(t)}, NULL::TIMESTAMPTZ, ${day(a)}, ${v}::DOUBLE, 'vintage', 'x')`)
-      .join(
-        ', ',
-      )}) AS v(series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis,
-        source_ref)`,
-  );
-  await duck.run(
-    `CREATE TABLE split_series AS SELECT 'a' AS series_id, 'Q' AS frequency, true AS eval_target, 1::BIGINT AS n_revisions,
-       NULL::TIMESTAMPTZ AS first_timestamp, NULL::TIMESTAMPTZ AS last_timestamp, 0::BIGINT AS n_obs`,
-  );
-  await duck.run(
-    `CREATE TABLE split_horizons AS SELECT 'Q' AS frequency, 2 AS horizon_steps, 2 AS lookback_steps`,
-  );
+  await loadSplitFixture(duck, 'a', given, { nRevisions: 1, nObs: 0 });
 });
 afterAll(() => duck.close());
 
-async function run(params: Record<string, string | boolean>) {
-  for (const name of SPLIT_MODELS)
-    await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
-}
-
-const base = {
-  train_cutoff: '2020-01-21T00:00:00Z', // day 20
-  eval_start: '2020-01-31T00:00:00Z', // day 30
-  run_date: 'infinity',
-  model_cutoff: 'infinity',
-  has_cutoff: false,
-  origins_policy: 'all',
-  target_vintage: 'first_release',
-};
-const d = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
+const run = (params: Record<string, string | boolean>) => runSplitModels(duck, params);
+const base = BASE_PARAMS;
+const d = isoDay;
 
 describe('split models (given/expect)', () => {
   it('cuts each input window from the as-of view, reaching back past steps not yet released', async () => {

@@ -1,14 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { Duck } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from './history-store.ts';
-import { SPLIT_MODELS, splitModelPath, splitModels } from './run-split.ts';
+import { splitModels } from './run-split.ts';
+import { BASE_PARAMS, day, isoDay, loadSplitFixture, runSplitModels } from './split-fixture.ts';
 
 // Withdrawals (value NULL rows, docs/decisions/0007) through the split models, given/expect on in-memory
 // tables. Times are whole days after 2020-01-01 (UTC). Series 'b' (Q, horizon 2, lookback 2): steps on
 // days 10..60, each released the next day; day 20's value is withdrawn on day 35 and published again (2.2)
 // on day 57; day 30's value is withdrawn on day 45 for good.
-const day = (d: number) => `TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL ${d} DAY`;
 const given: [number, number, number | null][] = [
   [10, 11, 1],
   [20, 21, 2],
@@ -20,48 +19,21 @@ const given: [number, number, number | null][] = [
   [50, 51, 5],
   [60, 61, 6],
 ];
-const d = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
+const d = isoDay;
 /** Day n after 2020-01-01 (fractions allowed) in epoch microseconds. */
 const us = (n: number) => (Date.UTC(2020, 0, 1) + n * 86_400_000) * 1000;
 
 let duck: Duck;
 beforeAll(async () => {
   duck = await Duck.open({ threads: 1 });
-  await duck.run(
-    `CREATE TABLE split_observations AS SELECT * FROM (VALUES ${given
-      .map(
-        ([t, a, v]) =>
-          `('b', 'Q', ${day(t)}, NULL::TIMESTAMPTZ, ${day(a)}, ${v === null ? 'NULL' : v}::DOUBLE, 'vintage', 'x')`,
-      )
-      .join(
-        ', ',
-      )}) AS v(series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis,
-        source_ref)`,
-  );
   // As the build counts it: every vintage after a timestamp's first (3 here), withdrawals included.
-  await duck.run(
-    `CREATE TABLE split_series AS SELECT 'b' AS series_id, 'Q' AS frequency, true AS eval_target, 3::BIGINT AS n_revisions,
-       NULL::TIMESTAMPTZ AS first_timestamp, NULL::TIMESTAMPTZ AS last_timestamp, 6::BIGINT AS n_obs`,
-  );
-  await duck.run(
-    `CREATE TABLE split_horizons AS SELECT 'Q' AS frequency, 2 AS horizon_steps, 2 AS lookback_steps`,
-  );
+  await loadSplitFixture(duck, 'b', given, { nRevisions: 3, nObs: 6 });
 });
 afterAll(() => duck.close());
 
-async function run(params: Record<string, string | boolean>, models: readonly string[] = SPLIT_MODELS) {
-  for (const name of models) await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
-}
-
-const base = {
-  train_cutoff: '2020-01-21T00:00:00Z',
-  eval_start: '2020-01-31T00:00:00Z', // day 30
-  run_date: 'infinity',
-  model_cutoff: 'infinity',
-  has_cutoff: false,
-  origins_policy: 'all',
-  target_vintage: 'first_release',
-};
+const run = (params: Record<string, string | boolean>, models?: readonly string[]) =>
+  runSplitModels(duck, params, models);
+const base = BASE_PARAMS;
 
 type Served = [string, number][];
 

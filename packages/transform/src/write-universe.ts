@@ -1,19 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Duck, describeParquet, keyRanges, MAX_ROWS_PER_FILE, type Params, partPath } from '@asof/duck';
+import {
+  type Duck,
+  describeParquet,
+  keyRanges,
+  MAX_ROWS_PER_FILE,
+  type Params,
+  type ParquetDescription,
+  partPath,
+} from '@asof/duck';
 import { FREQUENCIES } from '@asof/schema';
 
-export interface WrittenTable {
+/** A written table's file: where, which table, and what describeParquet read back from it. */
+export interface WrittenTable extends ParquetDescription {
   /** Relative path with / separators. */
   path: string;
   table: string;
-  rows: number;
-  /** Canonical `name:type` list the schema fingerprint is taken of. */
-  columns: string[];
-  min_timestamp: string | null;
-  max_timestamp: string | null;
-  min_available_at: string | null;
-  max_available_at: string | null;
 }
 
 interface TableSpec {

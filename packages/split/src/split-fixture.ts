@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import type { Duck } from '@asof/duck';
+import { SPLIT_MODELS, splitModelPath } from './run-split.ts';
+
+// Given/expect fixtures of the split models' tests (not exported from the package): one quarterly
+// series on a day grid, horizon 2 and lookback 2. Times are whole days after 2020-01-01 (UTC).
+
+/** Day d after 2020-01-01 as a DuckDB TIMESTAMPTZ expression. */
+export const day = (d: number) => `TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL ${d} DAY`;
+
+/** The ISO date of day n after 2020-01-01. */
+export const isoDay = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
+
+/** The split models' parameters with no cutoff, every origin, first releases as targets. */
+export const BASE_PARAMS = {
+  train_cutoff: '2020-01-21T00:00:00Z', // day 20
+  eval_start: '2020-01-31T00:00:00Z', // day 30
+  run_date: 'infinity',
+  model_cutoff: 'infinity',
+  has_cutoff: false,
+  origins_policy: 'all',
+  target_vintage: 'first_release',
+};
+
+/**
+ * Creates split_observations, split_series and split_horizons for series `id`: `given` rows are
+ * [timestamp day, available_at day, value] (null: a withdrawal). n_revisions and n_obs are as the build
+ * counts them.
+ */
+export async function loadSplitFixture(
+  duck: Duck,
+  id: string,
+  given: readonly (readonly [number, number, number | null])[],
+  series: { nRevisions: number; nObs: number },
+): Promise<void> {
+  await duck.run(
+    `CREATE TABLE split_observations AS SELECT * FROM (VALUES ${given
+      .map(
+        ([t, a, v]) =>
+          `('${id}', 'Q', ${day(t)}, NULL::TIMESTAMPTZ, ${day(a)}, ${v === null ? 'NULL' : v}::DOUBLE, 'vintage', 'x')`,
+      )
+      .join(
+        ', ',
+      )}) AS v(series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis,
+        source_ref)`,
+  );
+  await duck.run(
+    `CREATE TABLE split_series AS SELECT '${id}' AS series_id, 'Q' AS frequency, true AS eval_target,
+       ${series.nRevisions}::BIGINT AS n_revisions, NULL::TIMESTAMPTZ AS first_timestamp,
+       NULL::TIMESTAMPTZ AS last_timestamp, ${series.nObs}::BIGINT AS n_obs`,
+  );
+  await duck.run(
+    `CREATE TABLE split_horizons AS SELECT 'Q' AS frequency, 2 AS horizon_steps, 2 AS lookback_steps`,
+  );
+}
+
+/** Builds the split model tables, in order, with `params`. */
+export async function runSplitModels(
+  duck: Duck,
+  params: Record<string, string | boolean>,
+  models: readonly string[] = SPLIT_MODELS,
+): Promise<void> {
+  for (const name of models) await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
+}
