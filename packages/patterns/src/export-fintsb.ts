@@ -1,14 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Duck, describeParquet, quoteLiteral, streamArrow } from '@asof/duck';
-import {
-  canonicalJson,
-  finalizeManifest,
-  manifestOutput,
-  sha256Hex,
-  verifyManifest,
-  writeManifest,
-} from '@asof/manifest';
+import { finalizeDerivedManifest, manifestOutput, verifyManifest, writeManifest } from '@asof/manifest';
 import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
@@ -192,20 +185,12 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
     await write('statistics.parquet', 'fintsb_statistics', 'SELECT * FROM fintsb_statistics', 'pattern');
 
     const config = { k, length, datasets: nDatasets, frequency, label_mode: labelMode };
-    const manifest = finalizeManifest({
-      manifest_version: 1,
-      name: `${parent.name}-fintsb`,
+    const manifest = finalizeDerivedManifest(parent, {
+      suffix: 'fintsb',
       kind: 'fintsb-export',
-      parent_dataset_id: parent.dataset_id,
-      created_by: {
-        asof_version: options.createdBy?.asof_version ?? parent.created_by.asof_version,
-        duckdb_version: await duck.version(),
-        git_commit: options.createdBy?.git_commit ?? null,
-        git_dirty: options.createdBy?.git_dirty ?? null,
-      },
+      duckdbVersion: await duck.version(),
+      createdBy: options.createdBy,
       config,
-      config_sha256: sha256Hex(canonicalJson(config)),
-      registry: parent.registry,
       inputs: used.map((o) => ({ source: 'parent', key: o.path, sha256: o.sha256, bytes: o.bytes })),
       outputs,
       warnings: [],

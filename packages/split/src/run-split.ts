@@ -13,8 +13,7 @@ import {
   quoteLiteral,
 } from '@asof/duck';
 import {
-  canonicalJson,
-  finalizeManifest,
+  finalizeDerivedManifest,
   manifestOutput,
   sha256Hex,
   verifyManifest,
@@ -305,20 +304,12 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
       run_date: runDate,
       horizons,
     };
-    const manifest = finalizeManifest({
-      manifest_version: 1,
-      name: `${parent.name}-split`,
+    const manifest = finalizeDerivedManifest(parent, {
+      suffix: 'split',
       kind: 'split',
-      parent_dataset_id: parent.dataset_id,
-      created_by: {
-        asof_version: options.createdBy?.asof_version ?? parent.created_by.asof_version,
-        duckdb_version: await duck.version(),
-        git_commit: options.createdBy?.git_commit ?? null,
-        git_dirty: options.createdBy?.git_dirty ?? null,
-      },
+      duckdbVersion: await duck.version(),
+      createdBy: options.createdBy,
       config,
-      config_sha256: sha256Hex(canonicalJson(config)),
-      registry: parent.registry,
       inputs: [
         { source: 'parent', key: 'manifest.json', sha256: sha256Hex(parentBytes), bytes: parentBytes.length },
       ],
