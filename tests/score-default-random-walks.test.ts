@@ -102,23 +102,23 @@ describe('scoring the default synthetic driftless random walks (issue 9 acceptan
     expect(pooled('drift').n).toBeGreaterThanOrEqual(40 * 4);
   });
 
-  it('finds no baseline that beats the random walk; seasonal naive is indistinguishable', () => {
+  it('finds no baseline that beats the random walk: drift and seasonal naive are indistinguishable', () => {
     for (const model of ['drift', 'seasonal_naive']) {
       const row = pooled(model);
       console.info(
         `${model} vs random_walk on ${row.n} origins: DM squared error ${JSON.stringify(row.squared_error)}, CRPS ${JSON.stringify(row.crps)} → ${row.verdict}${row.note ? ` (${row.note})` : ''}`,
       );
-      expect(row.verdict).not.toBe('beats');
+      expect(row.verdict).toBe('indistinguishable');
     }
+    // Drift is a real test here: its horizon-end forecasts differ from the random walk's at every origin.
+    expect(pooled('drift').squared_error!.statistic).not.toBeNull();
+    expect(pooled('drift').crps!.statistic).not.toBeNull();
     // H = 260 business days is 52 whole seasons of 5: at the horizon end (the Tycheon space the verdict is
-    // computed in) seasonal naive is y_o, the random walk itself.
-    expect(pooled('seasonal_naive').verdict).toBe('indistinguishable');
-    // The issue asks for 'indistinguishable' for drift too; measured, it is honestly 'worse' (not forced):
-    // on these multiplicative (GBM-like) martingales the level slope (y_o − y_1)/(n − 1) over 2005…origin
-    // is zero in expectation but its noise h·(y_o − y_1)/(n − 1) is large relative to y_o once the price has
-    // fallen, so drift loses (whole-history RMSE 0.287 vs 0.223; a 260-step tail slope: 0.341). The figures
-    // are in packages/cli/bench/score-random-walks.ts's output and the issue 9 report. What must hold is
-    // that it never 'beats' the random walk: asserted above.
+    // computed in) seasonal naive is y_o, the random walk itself, so its differential is identically zero.
+    // Drift is only indistinguishable because it is taken in log levels for these positive prices
+    // (docs/decisions/0009): the level slope (y_o − y_1)/(n − 1) came out 'worse' (DM +2.66, p = 0.004) and
+    // even forecast negative prices for some seeds. Estimating a zero drift only adds variance, so on other
+    // seeds drift may honestly come out 'worse' (6 of 21 seeds in the decision record); it never 'beats'.
   });
 
   it('flags the oracle (fed the future) as beating the random walk', () => {

@@ -1,5 +1,6 @@
 // Measures the issue 9 acceptance figures on the default synthetic price panel's 40 driftless random walks:
-// DM verdicts vs the random walk of drift (whole-history slope, and the former tail slope), seasonal naive
+// DM verdicts vs the random walk of drift (whole-history slope, in log levels for these positive prices, and
+// the former tail slope), seasonal naive
 // and an oracle. Reuses out/bench-score-rw between runs (delete it to rebuild).
 //   npx tsx packages/cli/bench/score-random-walks.ts        (from the repo root)
 import { existsSync, mkdirSync } from 'node:fs';

@@ -15,7 +15,9 @@ Writes the random walk, drift and seasonal-naive forecasts of every origin of a 
 that 'asof score' accepts. The split's files are re-hashed first. Each forecaster reads the history only
 through the split's look-ahead guard (historyAt at the origin); reading past an origin aborts the run.
   random_walk      ŷ_{o+k} = y_o
-  drift            ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1) over the whole history public at the origin
+  drift            the mean one-step change over the whole history public at the origin (n values,
+                   first y_1): ŷ_{o+k} = y_o·(y_o/y_1)^(k/(n − 1)) when y_1, y_o > 0 (log levels),
+                   else ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1)
   seasonal_naive   the same position one season back (BD 5, D 7, W 52, M 12, Q 4 steps) in the inputs
 These are the scorer's own baselines: 'asof score' checks a file using these names against them.
 `;

@@ -1,6 +1,7 @@
 import { InputError } from '@asof/schema';
 import { type EvaluationPanel, originKeyOf } from './build-evaluation-panel.ts';
 import { parseInstant } from './parse-instant.ts';
+import { positiveSeries } from './positive-series.ts';
 import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
 
 /** A forecasts file in columns, as read from CSV or Parquet (or converted from ForecastRow objects). */
@@ -87,10 +88,27 @@ function fail(code: string, table: ForecastTable, i: number, detail: string, val
   });
 }
 
+function notPositive(
+  table: ForecastTable,
+  i: number,
+  column: string,
+  value: number,
+  seriesId: string,
+): never {
+  fail(
+    'FORECAST_NOT_POSITIVE',
+    table,
+    i,
+    `${column} is ${value} but ${seriesId} is positive throughout the split: Tycheon scores it in log-return space, where ln(${value}/y_o) does not exist; forecast values > 0 (e.g. simulate log returns)`,
+    value,
+  );
+}
+
 /**
  * Checks a forecasts table against the task set and lays each model's values onto the panel.
  * Rejects, naming file, row and value: unknown series, origins the split does not have for that series,
- * steps outside 1…H, non-finite values (point, quantile or sample), duplicate (model, series, origin,
+ * steps outside 1…H, non-finite values (point, quantile or sample), values ≤ 0 for a series that is positive
+ * throughout (positiveSeries: they have no log return), duplicate (model, series, origin,
  * step) rows, crossing quantiles, baseline model names; then any (series, origin, step) a model left out.
  */
 export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): ModelForecasts[] {
@@ -121,6 +139,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     );
   }
   const models = new Map<string, { forecasts: ModelForecasts; filled: Uint8Array }>();
+  const positive = positiveSeries(panel);
   const n = table.model.length;
   const size = panel.actual.length;
   let lastOriginText = '';
@@ -204,6 +223,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     const value = table.value[i];
     if (!Number.isFinite(value))
       fail('FORECAST_NON_FINITE', table, i, `value ${value}; expected a finite number`, value);
+    if (positive[s] && value <= 0) notPositive(table, i, 'value', value, seriesId);
     const idx = panel.targetOffset[o] + step - 1;
     if (entry.filled[idx]) {
       fail(
@@ -223,6 +243,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
         const q = quantiles[k].values[i];
         if (!Number.isFinite(q))
           fail('FORECAST_NON_FINITE', table, i, `${quantiles[k].name} is ${q}; expected a finite number`, q);
+        if (positive[s] && q <= 0) notPositive(table, i, quantiles[k].name, q, seriesId);
         if (q < prev) {
           fail(
             'FORECAST_CROSSING_QUANTILES',
@@ -247,6 +268,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
             `${table.samples[k].name} is ${x}; expected a finite number`,
             x,
           );
+        if (positive[s] && x <= 0) notPositive(table, i, table.samples[k].name, x, seriesId);
         f.samples![idx * M + k] = x;
       }
     }

@@ -16,7 +16,11 @@ export const ForecastFileRow = z
     series_id: z.string().min(1).describe("an evaluation series of the split's task set"),
     origin: z.string().describe('an origin of that series in the split (ISO instant or date)'),
     step: z.number().int().min(1).describe('1 … H steps after the origin'),
-    value: z.number().describe('point forecast ŷ_{o+step} (the median for probabilistic models); finite'),
+    value: z
+      .number()
+      .describe(
+        'point forecast ŷ_{o+step} (the median for probabilistic models); finite, and > 0 (as are its quantiles and samples) for a series positive throughout the split, which is scored in log returns',
+      ),
   })
   .catchall(z.number().describe('q<level> quantile (0 < level < 1) or s<k> sample; finite'))
   .describe(

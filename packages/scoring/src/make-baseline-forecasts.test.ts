@@ -15,16 +15,31 @@ describe('makeBaselineForecasts', () => {
     history_tail: [1, 2, 3, 4, 5, 6, 7, 8],
   };
 
-  it('random walk repeats y_o; drift extends the mean change over the tail', () => {
+  it('random walk repeats y_o; drift extends the mean log change over the tail for a positive series', () => {
     const rows = makeBaselineForecasts([o], () => 'BD');
     expect(values(rows, 'random_walk')).toEqual([8, 8, 8, 8, 8, 8, 8]);
-    expect(values(rows, 'drift')).toEqual([9, 10, 11, 12, 13, 14, 15]);
+    // 1 … 8 over n = 8: g = ln 8 / 7, so ŷ_{o+k} = 8·8^(k/7); after 7 steps one more factor 8.
+    const drift = values(rows, 'drift');
+    for (let k = 1; k <= 7; k++) expect(drift[k - 1]).toBeCloseTo(8 * 8 ** (k / 7), 12);
+    expect(drift[6]).toBeCloseTo(64, 12);
   });
 
-  it("drift's slope is (y_o − y_1)/(n − 1) over the whole history known at the origin when given", () => {
-    // Whole history 0 … 8 over n = 5 observations: slope 2, although the tail alone would give 1.
+  it("drift's slope is over the whole history known at the origin when given; levels unless y_1, y_o > 0", () => {
+    // Whole history 0 … 8 over n = 5 observations: y_1 = 0 is not positive, so the level slope 2, although
+    // the tail alone would give 1.
     const rows = makeBaselineForecasts([{ ...o, history_first: 0, history_length: 5 }], () => 'BD');
     expect(values(rows, 'drift')).toEqual([10, 12, 14, 16, 18, 20, 22]);
+    // 2 … 8 over n = 3: doubling per step in log levels (a level slope would give 11, 14, …).
+    const geometric = makeBaselineForecasts([{ ...o, history_first: 2, history_length: 3 }], () => 'BD');
+    expect(values(geometric, 'drift').map((v) => Math.round(v * 1e9) / 1e9)).toEqual([
+      16, 32, 64, 128, 256, 512, 1024,
+    ]);
+    // A negative series (a spread) drifts in levels: −4 … −1 over n = 4 → +1 per step.
+    const negative = makeBaselineForecasts(
+      [{ ...o, last_value: -1, history_tail: [-4, -3, -2, -1], history_first: -4, history_length: 4 }],
+      () => 'BD',
+    );
+    expect(values(negative, 'drift')).toEqual([0, 1, 2, 3, 4, 5, 6]);
     // A single observation: no slope, the random walk.
     const one = makeBaselineForecasts([{ ...o, history_first: 8, history_length: 1 }], () => 'BD');
     expect(values(one, 'drift')).toEqual([8, 8, 8, 8, 8, 8, 8]);

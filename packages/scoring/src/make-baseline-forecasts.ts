@@ -10,10 +10,12 @@ export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12
  * y_o, the history tail (oldest first, ending with y_o) and the whole history's first value y_1 and length
  * n. No target is ever passed in, so a baseline cannot look ahead.
  *  - random_walk: ŷ_{o+k} = y_o.
- *  - drift: ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1), Hyndman's rwf drift: the mean one-step change over the
- *    WHOLE history known at the origin (the as-of view at the origin: first value and number of
- *    observations). Estimated over a short tail the slope is noisy enough for the drift to lose to the
- *    random walk on a driftless series; over the whole history its error is ~σ/√n per step. When y_1 and n
+ *  - drift: Hyndman's rwf drift over the WHOLE history known at the origin (the as-of view at the origin:
+ *    first value y_1 and number of observations n). When y_1 > 0 and y_o > 0 it is taken in log levels
+ *    (rwf with λ = 0): ŷ_{o+k} = y_o·exp(k·g), g = ln(y_o/y_1)/(n − 1), the mean one-step log change;
+ *    otherwise in levels: ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1). Prices are multiplicative and the Tycheon
+ *    verdict compares horizon-end returns, so a level slope (a price that fell from 100 to 10 extrapolates
+ *    ~9/(n − 1) per step from 10, even below zero) would be a strawman; docs/decisions/0009. When y_1 and n
  *    are not given (NaN), the tail is taken as the whole history (y_1 = tail[0], n = L).
  *  - seasonal_naive: ŷ_{o+k} = y_{o+k−m⌈k/m⌉} (the same position one season back), m = SEASON_LENGTH.
  * Drift and seasonal naive fall back to the random walk when the history is too short (n < 2, L < m) or
@@ -37,8 +39,13 @@ export function baselinePath(
     const n = whole ? historyLength : L;
     if (n >= 2) {
       const first = whole ? historyFirst : tail![0];
-      const d = (lastValue - first) / (n - 1);
-      for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue + k * d;
+      if (first > 0 && lastValue > 0) {
+        const g = Math.log(lastValue / first) / (n - 1);
+        for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue * Math.exp(k * g);
+      } else {
+        const d = (lastValue - first) / (n - 1);
+        for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue + k * d;
+      }
       return;
     }
   }

@@ -22,8 +22,10 @@ export const ScoringConfig = z
       ),
     baselines: z.array(z.string()).describe('baselines scored; random_walk always'),
     tycheon_space: z
-      .literal('horizon_end_relative_change')
-      .describe('(ŷ_{o+H} − y_o)/|y_o| vs (y_{o+H} − y_o)/|y_o|'),
+      .literal('horizon_end_log_return')
+      .describe(
+        'ln(ŷ_{o+H}/y_o) vs ln(y_{o+H}/y_o); series with a value ≤ 0 in (ŷ_{o+H} − y_o)/|y_o| vs (y_{o+H} − y_o)/|y_o| (warning TYCHEON_SCALED_CHANGE)',
+      ),
     intervals: z.array(z.number()).describe('central interval levels for coverage/width'),
   })
   .strict();

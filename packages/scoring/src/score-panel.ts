@@ -34,6 +34,7 @@ import { rmse } from './metrics/rmse.ts';
 import { topkBacktest } from './metrics/topk-backtest.ts';
 import { topkDropBacktest } from './metrics/topk-drop-backtest.ts';
 import { verdictVsRandomWalk } from './metrics/verdict-vs-random-walk.ts';
+import { positiveSeries } from './positive-series.ts';
 import type { MetricValue, RankBlock, ScoringConfig, ScoringResults, VerdictRow } from './results-schema.ts';
 import { BASELINE_MODELS, type BaselineModel, RANDOM_WALK, type TaskRow } from './score-types.ts';
 import { stepsBetween } from './steps-between.ts';
@@ -95,7 +96,7 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
     origins_policy: options.originsPolicy ?? null,
     origin_stride: options.originStride ?? null,
     baselines: [RANDOM_WALK, ...extra.filter((b) => b !== RANDOM_WALK)],
-    tycheon_space: 'horizon_end_relative_change',
+    tycheon_space: 'horizon_end_log_return',
     intervals: [...(options.intervals ?? [0.5, 0.8, 0.9])],
   };
 }
@@ -406,8 +407,19 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
   }
 
   step('FinVerse cross-sectional and portfolio done');
-  // FinTSB and Tycheon: horizon-end return space.
+  // Tycheon: horizon-end log returns (scaled change for series that reach ≤ 0); FinTSB: simple returns.
   const frame = tycheonFrame(panel);
+  let scaledChange = 0;
+  const positive = positiveSeries(panel);
+  for (let s = 0; s < nSeries; s++) if (seriesUnit[s] !== undefined && !positive[s]) scaledChange++;
+  if (scaledChange) {
+    warnings.push({
+      code: 'TYCHEON_SCALED_CHANGE',
+      message:
+        'series with a value ≤ 0 have no log return: their Tycheon metrics use the scaled change (y − y_o)/|y_o|',
+      count: scaledChange,
+    });
+  }
   const losses = new Map<string, TycheonLosses>();
   for (const m of models) losses.set(m.model, tycheonLosses(panel, m, frame));
   for (let s = 0; s < nSeries; s++) {
@@ -433,8 +445,10 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
         directionalAccuracy(f, r),
       );
       add(m.model, unit, 'tycheon', 'tycheon', crpsName(m, l), 'lower', meanOf(l.crps.subarray(a, b)));
-      add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mse', 'lower', mse(f, r));
-      add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mae', 'lower', mae(f, r));
+      const fc = l.change.subarray(a, b);
+      const rc = frame.change.subarray(a, b);
+      add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mse', 'lower', mse(fc, rc));
+      add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mae', 'lower', mae(fc, rc));
     }
   }
   for (const m of models) {
@@ -508,7 +522,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     const realized = Array.from({ length: slots.size }, () =>
       new Float64Array(info.series.length).fill(Number.NaN),
     );
-    for (const { t, j, i } of rows) realized[t][j] = frame.realized[i];
+    for (const { t, j, i } of rows) realized[t][j] = frame.change[i];
     // TopK / TopK-Drop (FinTSB §5.2, fee 0.1%): hold the top 10% (m ≥ 1), replace at most ⌈m/6⌉ a
     // rebalance (FinTSB's 5 of 30); one rebalance per origin, annualised by the origin spacing.
     const k = Math.max(1, Math.ceil(0.1 * info.series.length));
@@ -529,7 +543,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
       const predicted = Array.from({ length: slots.size }, () =>
         new Float64Array(info.series.length).fill(Number.NaN),
       );
-      for (const { t, j, i } of rows) predicted[t][j] = l.forecast[i];
+      for (const { t, j, i } of rows) predicted[t][j] = l.change[i];
       const sm = fintsbSignalMetrics(predicted, realized);
       add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.ic', 'higher', sm.ic);
       add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.icir', 'higher', sm.icir);

@@ -35,8 +35,8 @@ export interface OriginRow {
   history_tail?: number[];
   /**
    * The whole history known at the origin (the as-of view at the origin, timestamps <= origin): its first
-   * value y_1 and its number of observations n. The drift baseline's slope is (y_o − y_1)/(n − 1)
-   * (Hyndman's rwf drift). Optional: without them the history tail is taken as the whole history.
+   * value y_1 and its number of observations n. The drift baseline's slope is ln(y_o/y_1)/(n − 1) when
+   * both are positive, else (y_o − y_1)/(n − 1) (Hyndman's rwf drift, docs/decisions/0009). Optional: without them the history tail is taken as the whole history.
    */
   history_first?: number;
   history_length?: number;

@@ -5,32 +5,47 @@ import { crpsQuantiles } from './metrics/crps-quantiles.ts';
 import { crpsSamples } from './metrics/crps-samples.ts';
 import { sampleStd } from './metrics/sample-std.ts';
 import { normalQuantile } from './normal-quantile.ts';
+import { positiveSeries } from './positive-series.ts';
 
 /**
- * Tycheon metrics live in "return space" at the horizon end: r_o = (y_{o+H} − y_o)/|y_o| and
- * r̂_o = (ŷ_{o+H} − y_o)/|y_o| (the simple return for positive series; |y_o| keeps the direction for
- * negative ones, e.g. spreads). That makes losses comparable across series so a unit's origins can be
- * pooled in one Diebold–Mariano test. Origins with y_o = 0 or an unknown y_{o+H} are left out.
+ * Tycheon metrics live in log-return space at the horizon end (Tycheon methodology, "Metrics": "all
+ * computed in log-return space on the horizon-end return"): r_o = ln(y_{o+H}/y_o) and r̂_o = ln(ŷ_{o+H}/y_o).
+ * A series with a value ≤ 0 anywhere the scorer looks (positiveSeries) has no log return; it is scored in
+ * scaled change r_o = (y_{o+H} − y_o)/|y_o| instead (|y_o| keeps the direction for negative ones, e.g.
+ * spreads). Both are unit-free, so a unit's origins can be pooled in one Diebold–Mariano test. Origins with
+ * y_o = 0 or an unknown y_{o+H} are left out. FinTSB's signal metrics and backtests use the simple return
+ * (`change`): portfolio returns average and compound simple returns, not log returns.
  */
 export interface TycheonFrame {
   /** usable origins, series-major, time order */
   origins: Int32Array;
   /** frame rows of series s: seriesStart[s] … seriesStart[s+1] − 1 */
   seriesStart: Int32Array;
+  /** 1 where the row's series is in log-return space, 0 in scaled-change space. */
+  logSpace: Uint8Array;
   scale: Float64Array;
+  /** The horizon-end return in Tycheon space. */
   realized: Float64Array;
+  /** The horizon-end simple return (y_{o+H} − y_o)/|y_o| (FinTSB). */
+  change: Float64Array;
   /**
-   * The random walk's H-step standard deviation in return space: the sample std of one-step changes over
-   * the history tail, over |y_o|, times √H ("no change, with volatility estimated from the recent past").
+   * The random walk's H-step standard deviation in Tycheon space: the sample std of one-step returns over
+   * the history tail, times √H ("no change, with volatility estimated from the recent past").
    * NaN when the tail has fewer than 3 values or no variation: the random walk is then a point mass.
    */
   rwSigma: Float64Array;
-  /** Σ_{k=1..H} ((y_{o+k} − y_{o+k−1})/|y_o|)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
+  /** Σ_{k=1..H} (one-step return)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
   realizedVariance: Float64Array;
+}
+
+/** y as a return from y0 in frame row i's space: ln(y/y0), or (y − y0)/|y_o| (y0 is y_o or, for one step of a path, the previous value). */
+export function tycheonReturn(frame: TycheonFrame, i: number, y0: number, y: number): number {
+  return frame.logSpace[i] ? Math.log(y / y0) : (y - y0) / frame.scale[i];
 }
 
 export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
   const nSeries = panel.seriesIds.length;
+  const positive = positiveSeries(panel);
   const seriesStart = new Int32Array(nSeries + 1);
   const origins: number[] = [];
   for (let s = 0; s < nSeries; s++) {
@@ -42,34 +57,43 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     seriesStart[s + 1] = origins.length;
   }
   const n = origins.length;
-  const scale = new Float64Array(n);
-  const realized = new Float64Array(n);
-  const rwSigma = new Float64Array(n);
-  const realizedVariance = new Float64Array(n);
+  const frame: TycheonFrame = {
+    origins: Int32Array.from(origins),
+    seriesStart,
+    logSpace: new Uint8Array(n),
+    scale: new Float64Array(n),
+    realized: new Float64Array(n),
+    change: new Float64Array(n),
+    rwSigma: new Float64Array(n),
+    realizedVariance: new Float64Array(n),
+  };
   for (let i = 0; i < n; i++) {
     const o = origins[i];
     const y0 = panel.lastValue[o];
-    scale[i] = Math.abs(y0);
-    realized[i] = (panel.actual[panel.targetOffset[o] + panel.horizon[o] - 1] - y0) / scale[i];
+    const yH = panel.actual[panel.targetOffset[o] + panel.horizon[o] - 1];
+    frame.logSpace[i] = positive[panel.originSeries[o]];
+    frame.scale[i] = Math.abs(y0);
+    frame.realized[i] = tycheonReturn(frame, i, y0, yH);
+    frame.change[i] = (yH - y0) / frame.scale[i];
     const tail = panel.historyTail[o];
     let sigma = Number.NaN;
     if (tail !== null && tail.length >= 3) {
-      const diffs = new Float64Array(tail.length - 1);
-      for (let k = 1; k < tail.length; k++) diffs[k - 1] = (tail[k] - tail[k - 1]) / scale[i];
-      sigma = sampleStd(diffs) * Math.sqrt(panel.horizon[o]);
+      const steps = new Float64Array(tail.length - 1);
+      for (let k = 1; k < tail.length; k++) steps[k - 1] = tycheonReturn(frame, i, tail[k - 1], tail[k]);
+      sigma = sampleStd(steps) * Math.sqrt(panel.horizon[o]);
     }
-    rwSigma[i] = sigma > 0 && Number.isFinite(sigma) ? sigma : Number.NaN;
+    frame.rwSigma[i] = sigma > 0 && Number.isFinite(sigma) ? sigma : Number.NaN;
     let rv = 0;
     let prev = y0;
     for (let k = 0; k < panel.horizon[o]; k++) {
       const y = panel.actual[panel.targetOffset[o] + k];
-      const d = (y - prev) / scale[i];
+      const d = tycheonReturn(frame, i, prev, y);
       rv += d * d;
       prev = y;
     }
-    realizedVariance[i] = rv;
+    frame.realizedVariance[i] = rv;
   }
-  return { origins: Int32Array.from(origins), seriesStart, scale, realized, rwSigma, realizedVariance };
+  return frame;
 }
 
 export type CrpsKind = 'point' | 'samples' | 'quantiles';
@@ -78,9 +102,11 @@ export function crpsKindOf(model: ModelForecasts): CrpsKind {
   return model.samples ? 'samples' : model.quantiles ? 'quantiles' : 'point';
 }
 
-/** A model's horizon-end forecasts and per-origin losses in return space, aligned with the frame. */
+/** A model's horizon-end forecasts and per-origin losses in Tycheon space, aligned with the frame. */
 export interface TycheonLosses {
   forecast: Float64Array;
+  /** The forecast as a simple return (ŷ_{o+H} − y_o)/|y_o| (FinTSB). */
+  change: Float64Array;
   squaredError: Float64Array;
   crps: Float64Array;
   kind: CrpsKind;
@@ -99,6 +125,7 @@ export function tycheonLosses(
 ): TycheonLosses {
   const n = frame.origins.length;
   const forecast = new Float64Array(n);
+  const change = new Float64Array(n);
   const squaredError = new Float64Array(n);
   const crps = new Float64Array(n);
   const kind = crpsKindOf(model);
@@ -109,20 +136,20 @@ export function tycheonLosses(
     const o = frame.origins[i];
     const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
     const y0 = panel.lastValue[o];
-    const sc = frame.scale[i];
     const r = frame.realized[i];
-    const f = (model.point[idx] - y0) / sc;
+    const f = tycheonReturn(frame, i, y0, model.point[idx]);
     forecast[i] = f;
+    change[i] = (model.point[idx] - y0) / frame.scale[i];
     squaredError[i] = (f - r) * (f - r);
     if (kind === 'samples') {
-      for (let k = 0; k < M; k++) buf[k] = (model.samples![idx * M + k] - y0) / sc;
+      for (let k = 0; k < M; k++) buf[k] = tycheonReturn(frame, i, y0, model.samples![idx * M + k]);
       crps[i] = crpsSamples(buf.subarray(0, M), r);
     } else if (kind === 'quantiles') {
-      for (let k = 0; k < K; k++) buf[k] = (model.quantiles![idx * K + k] - y0) / sc;
+      for (let k = 0; k < K; k++) buf[k] = tycheonReturn(frame, i, y0, model.quantiles![idx * K + k]);
       crps[i] = crpsQuantiles(model.quantileLevels!, buf.subarray(0, K), r).value;
     } else crps[i] = Math.abs(f - r);
   }
-  return { forecast, squaredError, crps, kind, approximate: kind === 'quantiles' };
+  return { forecast, change, squaredError, crps, kind, approximate: kind === 'quantiles' };
 }
 
 /**
@@ -178,12 +205,11 @@ export function intervalBounds(
     const o = frame.origins[i];
     const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
     const y0 = panel.lastValue[o];
-    const sc = frame.scale[i];
     if (K) {
-      lower[i] = (model.quantiles![idx * K + kLo] - y0) / sc;
-      upper[i] = (model.quantiles![idx * K + kHi] - y0) / sc;
+      lower[i] = tycheonReturn(frame, i, y0, model.quantiles![idx * K + kLo]);
+      upper[i] = tycheonReturn(frame, i, y0, model.quantiles![idx * K + kHi]);
     } else {
-      for (let k = 0; k < M; k++) buf[k] = (model.samples![idx * M + k] - y0) / sc;
+      for (let k = 0; k < M; k++) buf[k] = tycheonReturn(frame, i, y0, model.samples![idx * M + k]);
       buf.sort();
       lower[i] = empiricalQuantile(buf, lo);
       upper[i] = empiricalQuantile(buf, hi);
@@ -227,16 +253,20 @@ export function forecastVariance(
   for (let i = 0; i < n; i++) {
     const o = frame.origins[i];
     const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
-    const sc = frame.scale[i];
+    const y0 = panel.lastValue[o];
     if (M >= 2) {
       let mean = 0;
-      for (let k = 0; k < M; k++) mean += model.samples![idx * M + k];
+      for (let k = 0; k < M; k++) mean += tycheonReturn(frame, i, y0, model.samples![idx * M + k]);
       mean /= M;
       let ss = 0;
-      for (let k = 0; k < M; k++) ss += (model.samples![idx * M + k] - mean) ** 2;
-      variance[i] = ss / (M - 1) / (sc * sc);
+      for (let k = 0; k < M; k++)
+        ss += (tycheonReturn(frame, i, y0, model.samples![idx * M + k]) - mean) ** 2;
+      variance[i] = ss / (M - 1);
     } else {
-      const sd = (model.quantiles![idx * K + hi] - model.quantiles![idx * K + lo]) / width / sc;
+      const sd =
+        (tycheonReturn(frame, i, y0, model.quantiles![idx * K + hi]) -
+          tycheonReturn(frame, i, y0, model.quantiles![idx * K + lo])) /
+        width;
       variance[i] = sd * sd;
     }
   }

@@ -20,11 +20,26 @@ describe('baseline forecasters through historyAt', () => {
       [{ series_id: 's', origin: 4, horizon_steps: 3, lookback_steps: 2 }],
       driftForecaster,
     );
-    // history at 4: 0, 2, 4, 6 → slope 2 (the lookback does not cut the drift's history).
+    // history at 4: 0, 2, 4, 6 → y_1 = 0 is not positive: level slope 2 (the lookback does not cut the
+    // drift's history).
     expect(rows.map((r) => r.value)).toEqual([8, 10, 12]);
     // t at 8: only timestamps 1…3 are public (values 0, 1, 2) → slope 1 from y_o = 2.
     const late = runForecaster(store(), [{ series_id: 't', origin: 8, horizon_steps: 2 }], driftForecaster);
     expect(late.map((r) => r.value)).toEqual([3, 4]);
+  });
+
+  it('drift is in log levels when the first and last public values are positive', () => {
+    // p: 1, 2, 4, 8, … (doubling) → at origin 4 the history 1, 2, 4, 8 gives g = ln 2 per step.
+    const doubling = new HistoryStore(
+      new Map([
+        [
+          'p',
+          Array.from({ length: 10 }, (_, i) => ({ timestamp: i + 1, available_at: i + 1, value: 2 ** i })),
+        ],
+      ]),
+    );
+    const rows = runForecaster(doubling, [{ series_id: 'p', origin: 4, horizon_steps: 3 }], driftForecaster);
+    expect(rows.map((r) => Math.round(r.value * 1e9) / 1e9)).toEqual([16, 32, 64]);
   });
 
   it('seasonal naive repeats the last season of the input window, else the random walk', () => {

@@ -1,0 +1,30 @@
+import type { EvaluationPanel } from './build-evaluation-panel.ts';
+
+const cache = new WeakMap<EvaluationPanel, Uint8Array>();
+
+/**
+ * 1 for each panel series whose every value the scorer sees is > 0 (every origin's y_o, history tail and
+ * y_1, and every known target), else 0. Those series (prices, indices, volumes, most macro levels) are
+ * scored in Tycheon's log-return space; a forecast value ≤ 0 for them is refused (it has no log return).
+ * Series that reach zero or below (spreads, rates, changes) have no log return and are scored in scaled
+ * change (y − y_o)/|y_o| instead.
+ */
+export function positiveSeries(panel: EvaluationPanel): Uint8Array {
+  let out = cache.get(panel);
+  if (out) return out;
+  out = new Uint8Array(panel.seriesIds.length);
+  for (let s = 0; s < out.length; s++) {
+    let ok = true;
+    for (let o = panel.seriesOriginStart[s]; ok && o < panel.seriesOriginStart[s + 1]; o++) {
+      // NaN > 0 is false: an unknown y_1 must not fail the test, an unknown target is skipped below.
+      ok = panel.lastValue[o] > 0 && !(panel.historyFirst[o] <= 0);
+      const tail = panel.historyTail[o];
+      if (tail) for (let k = 0; ok && k < tail.length; k++) ok = tail[k] > 0;
+      const end = panel.targetOffset[o] + panel.horizon[o];
+      for (let k = panel.targetOffset[o]; ok && k < end; k++) ok = !(panel.actual[k] <= 0);
+    }
+    out[s] = ok ? 1 : 0;
+  }
+  cache.set(panel, out);
+  return out;
+}
