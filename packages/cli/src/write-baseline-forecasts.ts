@@ -80,11 +80,17 @@ export async function writeBaselineForecasts(
        FROM read_parquet(${files(['origins'])}) ORDER BY series_id, origin`,
     );
     // Only files the verified manifest lists are read; every vintage once (per-origin inputs repeat them).
+    // The withdrawals (value NULL) make the as-of view at each origin leave out what the inputs leave out.
+    const withdrawals = outputsOf(manifest, ['withdrawals']).length
+      ? `UNION ALL
+         SELECT series_id, "timestamp", available_at, NULL::DOUBLE AS value FROM read_parquet(${files(['withdrawals'])})`
+      : '';
     const rows = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
       `WITH served AS (
          SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['train_observations'])})
          UNION ALL
          SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['inputs', 'input_rows'])})
+         ${withdrawals}
        )
        SELECT DISTINCT series_id, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value
        FROM served WHERE series_id IN (SELECT DISTINCT series_id FROM read_parquet(${files(['origins'])}))

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
+import { type CompactInputs, compactInputTails, compactTargets } from './expand-compact-split.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
 import type { OriginRow, TaskRow } from './score-types.ts';
 import { type HistoryColumns, wholeHistoryAt } from './whole-history-at.ts';
@@ -114,27 +115,50 @@ export async function readTasksTable(
 }
 
 /**
- * Default SplitLoader for `asof split` output: `origins` (series_id, origin, horizon_steps or horizon,
- * origin_index), `inputs` (series_id, origin, timestamp, value: the as-of history at each origin, whose
+ * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
+ * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value: the as-of history at
+ * each origin, whose
  * last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail), `targets` (series_id,
- * origin, step, value) and, when the split carries one, `tasks`. An origin without inputs is an error: the
+ * origin, step, value) and, when the split carries one, `tasks`. The compact layout's `input_rows` and
+ * `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An origin without inputs
+ * is an error: the
  * baselines need y_o. The whole history known at each origin (history_first, history_length, for the drift
  * baseline) is the as-of view at the origin of everything the split serves: `train_observations` and
- * every origin's inputs (rows with available_at <= the origin only, so no look-ahead).
+ * every origin's inputs and the split's `withdrawals` (rows with available_at <= the origin only, so no
+ * look-ahead).
  */
 export const readSplitTables: SplitLoader = async (manifest, dir) => {
   const o = (await readTable(
     manifest,
     dir,
     'origins',
-    ['series_id', 'origin', 'horizon_steps', 'horizon', 'origin_index', 'last_value'],
+    ['series_id', 'origin', 'horizon_steps', 'horizon', 'origin_index', 'last_value', 'lookback_start'],
     true,
   ))!;
-  const inputs = await readTable(
+  const compact = outputsOf(manifest, 'input_rows').length > 0;
+  const inputs = compact
+    ? null
+    : await readTable(
+        manifest,
+        dir,
+        'inputs',
+        ['series_id', 'origin', 'timestamp', 'available_at', 'value'],
+        false,
+      );
+  const inputRows = compact
+    ? await readTable(
+        manifest,
+        dir,
+        'input_rows',
+        ['series_id', 'timestamp', 'available_at', 'superseded_at', 'value'],
+        true,
+      )
+    : null;
+  const withdrawals = await readTable(
     manifest,
     dir,
-    'inputs',
-    ['series_id', 'origin', 'timestamp', 'available_at', 'value'],
+    'withdrawals',
+    ['series_id', 'timestamp', 'available_at'],
     false,
   );
   const train = await readTable(
@@ -144,7 +168,6 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     ['series_id', 'timestamp', 'available_at', 'value'],
     false,
   );
-  const t = (await readTable(manifest, dir, 'targets', ['series_id', 'origin', 'step', 'value'], true))!;
   const history = new Map<string, { ts: number[]; values: number[] }>();
   if (inputs) {
     for (let i = 0; i < inputs.series_id.length; i++) {
@@ -159,20 +182,48 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       h.values.push(num(inputs.value[i]));
     }
   }
+  let compactRows: CompactInputs | null = null;
+  if (inputRows) {
+    compactRows = {
+      series_id: inputRows.series_id.map(String),
+      ts: inputRows.timestamp.map(instantMs),
+      av: inputRows.available_at.map(instantMs),
+      sup: inputRows.superseded_at.map((v) => (v === null || v === undefined ? Number.NaN : instantMs(v))),
+      value: inputRows.value.map(num),
+    };
+    const tails = compactInputTails(
+      compactRows,
+      o.series_id.map((sid, i) => ({
+        series_id: String(sid),
+        origin: instantMs(o.origin[i]),
+        lookbackStart:
+          o.lookback_start[i] === null || o.lookback_start[i] === undefined
+            ? Number.NaN
+            : instantMs(o.lookback_start[i]),
+      })),
+      MAX_HISTORY_TAIL,
+    );
+    tails.forEach((tail, i) => {
+      if (tail) history.set(`${o.series_id[i]}|${instantText(o.origin[i])}`, tail);
+    });
+  }
   const wanted = new Set(o.series_id.map(String));
   const served = new Map<string, HistoryColumns>();
-  const addServed = (sid: string, ts: unknown, av: unknown, value: unknown) => {
+  const addServedMs = (sid: string, ts: number, av: number, value: number) => {
     if (!wanted.has(sid)) return;
     let h = served.get(sid);
     if (!h) {
       h = { ts: [], av: [], value: [] };
       served.set(sid, h);
     }
-    h.ts.push(instantMs(ts));
-    h.av.push(instantMs(av));
-    h.value.push(num(value));
+    h.ts.push(ts);
+    h.av.push(av);
+    h.value.push(value);
   };
-  const hasAvailability = inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false;
+  const addServed = (sid: string, ts: unknown, av: unknown, value: unknown) =>
+    addServedMs(sid, instantMs(ts), instantMs(av), num(value));
+  const hasAvailability =
+    compactRows !== null || (inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false);
   // Without availability instants on the inputs the view at each origin cannot be rebuilt: drift then
   // takes the history tail as the whole history.
   if (train && hasAvailability) {
@@ -182,6 +233,21 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
   if (inputs && hasAvailability) {
     for (let i = 0; i < inputs.series_id.length; i++)
       addServed(String(inputs.series_id[i]), inputs.timestamp[i], inputs.available_at[i], inputs.value[i]);
+  }
+  if (compactRows) {
+    for (let i = 0; i < compactRows.series_id.length; i++)
+      addServedMs(compactRows.series_id[i], compactRows.ts[i], compactRows.av[i], compactRows.value[i]);
+  }
+  // The split's withdrawals (value NaN here): the served rows carry no NULLs, so without them a value the
+  // inputs already leave out would still count in the whole history at later origins.
+  if (withdrawals && hasAvailability) {
+    for (let i = 0; i < withdrawals.series_id.length; i++)
+      addServed(
+        String(withdrawals.series_id[i]),
+        withdrawals.timestamp[i],
+        withdrawals.available_at[i],
+        null,
+      );
   }
   const originsOf = new Map<string, number[]>();
   for (let i = 0; i < o.series_id.length; i++) {
@@ -235,6 +301,15 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
   });
   let tasks: TaskRow[] | null = null;
   if (outputsOf(manifest, 'tasks').length) tasks = await readTasksTable(manifest, dir);
+  if (outputsOf(manifest, 'target_rows').length) {
+    const t = (await readTable(manifest, dir, 'target_rows', ['series_id', 'step_index', 'value'], true))!;
+    const targets = compactTargets(
+      { series_id: t.series_id.map(String), step_index: t.step_index.map(num), value: t.value.map(num) },
+      origins.map((row, i) => ({ ...row, origin_index: num(o.origin_index[i]) })),
+    );
+    return { tasks, origins, targets };
+  }
+  const t = (await readTable(manifest, dir, 'targets', ['series_id', 'origin', 'step', 'value'], true))!;
   return {
     tasks,
     origins,

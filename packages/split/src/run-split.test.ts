@@ -370,6 +370,7 @@ describe('runSplit on hand-made data', { timeout: 60_000 }, () => {
       'train/observations.parquet',
       'train/series.parquet',
       'origins.parquet',
+      'withdrawals.parquet',
       'inputs.parquet',
       'targets.parquet',
     ]);

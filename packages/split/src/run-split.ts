@@ -57,6 +57,7 @@ export const SPLIT_MODELS = [
   'input_windows',
   'inputs',
   'origins',
+  'withdrawals',
   'targets',
 ] as const;
 
@@ -135,6 +136,12 @@ const outputsFor = (format: Layout): OutputSpec[] => [
   },
   { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_key' },
   { path: 'origins.parquet', table: 'origins', orderBy: 'series_key, origin', timeColumns: ['origin', null] },
+  {
+    path: 'withdrawals.parquet',
+    table: 'withdrawals',
+    orderBy: 'series_key, "timestamp", available_at',
+    timeColumns: ['timestamp', 'available_at'],
+  },
   format === 'per_origin'
     ? {
         path: 'inputs.parquet',

@@ -75,6 +75,30 @@ describe('split models honour withdrawals', () => {
     expect(got.every((r) => r.value !== null)).toBe(true);
   });
 
+  it('lists the withdrawals from the train cutoff to the last origin, for rebuilding the as-of view', async () => {
+    await run(base);
+    const got = await duck.all<{ t: string; a: string }>(
+      `SELECT strftime("timestamp", '%Y-%m-%d') AS t, strftime(available_at, '%Y-%m-%d') AS a
+       FROM withdrawals ORDER BY "timestamp", available_at`,
+    );
+    expect(got).toEqual([
+      { t: d(20), a: d(35) },
+      { t: d(30), a: d(45) },
+    ]);
+    // A withdrawal before the train cutoff is already applied to the snapshot; one after the last origin
+    // concerns no origin.
+    await run({ ...base, train_cutoff: '2020-02-10T00:00:00Z' }); // day 40
+    const later = await duck.all<{ t: string }>(
+      `SELECT strftime("timestamp", '%Y-%m-%d') AS t FROM withdrawals`,
+    );
+    expect(later).toEqual([{ t: d(30) }]);
+    await run({ ...base, run_date: '2020-02-10T00:00:00Z' }); // origins up to day 40 only
+    const early = await duck.all<{ t: string }>(
+      `SELECT strftime("timestamp", '%Y-%m-%d') AS t FROM withdrawals ORDER BY 1`,
+    );
+    expect(early).toEqual([{ t: d(20) }]);
+  });
+
   it('the compact layout serves the same rows as the per-origin one', async () => {
     await run(base);
     const perOrigin = await duck.all<{ o: string; t: string; value: number }>(
