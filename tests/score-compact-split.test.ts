@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBaselineForecasts } from '@asof/cli';
-import { type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
+import { maseOriTask, type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
 import { type MiniObservation, runSplit, writeMiniUniverse } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchOut } from './helpers.ts';
@@ -71,34 +71,10 @@ function observations(): MiniObservation[] {
   return rows;
 }
 
-const tasks: TaskRow[] = SERIES.flatMap((series_id) => [
-  {
-    series_id,
-    aspect: 'Point-wise',
-    metric: 'MASE_ori',
-    p: null,
-    h: null,
-    p_steps: null,
-    h_steps: null,
-    scope: 'Test',
-    category: 'Test',
-    detail_category: 'Test',
-    frequency: 'M',
-  },
-  {
-    series_id,
-    aspect: 'Point-wise',
-    metric: 'HR',
-    p: '1m',
-    h: '3m',
-    p_steps: 1,
-    h_steps: 3,
-    scope: 'Test',
-    category: 'Test',
-    detail_category: 'Test',
-    frequency: 'M',
-  },
-]);
+const tasks: TaskRow[] = SERIES.flatMap((series_id) => {
+  const mase = maseOriTask(series_id, { frequency: 'M' });
+  return [mase, { ...mase, metric: 'HR', p: '1m', h: '3m', p_steps: 1, h_steps: 3 }];
+});
 
 let a: ScoringResults;
 let b: ScoringResults;

@@ -7,6 +7,7 @@ import {
   baselinePath,
   buildEvaluationPanel,
   makePanelBaselines,
+  maseOriTask,
   readForecasts,
   readSplitTables,
   SEASON_LENGTH,
@@ -92,19 +93,9 @@ beforeAll(async () => {
 }, 120_000);
 
 const tasksOf = (frequency: Map<string, string>): TaskRow[] =>
-  [...frequency].map(([series_id, f]) => ({
-    series_id,
-    aspect: 'Point-wise',
-    metric: 'MASE_ori',
-    p: null,
-    h: null,
-    p_steps: null,
-    h_steps: null,
-    scope: 'Test',
-    category: 'Test',
-    detail_category: `Test ${f}`,
-    frequency: f,
-  }));
+  [...frequency].map(([series_id, f]) =>
+    maseOriTask(series_id, { frequency: f, detail_category: `Test ${f}` }),
+  );
 
 describe('asof baselines', () => {
   it('writes, through historyAt, exactly the scorer’s own baselines; asof score accepts the file', async () => {

@@ -16,7 +16,7 @@ import {
   scorePanel,
   type TaskRow,
 } from '../src/index.ts';
-import { gaussian, mulberry32 } from '../src/make-random-walk-panel.ts';
+import { gaussian, maseOriTask, mulberry32 } from '../src/make-random-walk-panel.ts';
 
 const SERIES = Number(process.argv[2] ?? 60_232);
 const TAIL = 60;
@@ -141,16 +141,7 @@ const tasks: TaskRow[] = [];
           ...unit,
         });
     }
-    tasks.push({
-      series_id: seriesIds[i],
-      aspect: 'Point-wise',
-      metric: 'MASE_ori',
-      p: null,
-      h: null,
-      p_steps: null,
-      h_steps: null,
-      ...unit,
-    });
+    tasks.push(maseOriTask(seriesIds[i], unit));
     for (let j = 0; j < g.n; j++) {
       const t = TAIL - 1 + j * g.H;
       originSeries[o] = i;

@@ -24,6 +24,7 @@ export {
   makePanelBaselines,
   SEASON_LENGTH,
 } from './make-baseline-forecasts.ts';
+export { maseOriTask } from './make-random-walk-panel.ts';
 export { averageRanks } from './metrics/average-ranks.ts';
 export { type BacktestStatistics, backtestStatistics } from './metrics/backtest-statistics.ts';
 // Shared building blocks

@@ -111,3 +111,26 @@ export function makeRandomWalkPanel(options: {
   }
   return { tasks, origins, targets, paths };
 }
+
+/**
+ * The smallest task row a hand-made panel needs: MASE_ori (no (p,h)) for one series, in the unit
+ * `scope / category / detail_category / frequency` (scope, category and detail default to 'Test').
+ */
+export function maseOriTask(
+  series_id: string,
+  unit: { frequency: string; scope?: string; category?: string; detail_category?: string },
+): TaskRow {
+  return {
+    series_id,
+    aspect: 'Point-wise',
+    metric: 'MASE_ori',
+    p: null,
+    h: null,
+    p_steps: null,
+    h_steps: null,
+    scope: unit.scope ?? 'Test',
+    category: unit.category ?? 'Test',
+    detail_category: unit.detail_category ?? 'Test',
+    frequency: unit.frequency,
+  };
+}

@@ -2,9 +2,10 @@ import { InputError } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { maseOriTask } from './make-random-walk-panel.ts';
 import { positiveSeries } from './positive-series.ts';
 import { scorePanel } from './score-panel.ts';
-import type { ForecastRow, TaskRow } from './score-types.ts';
+import type { ForecastRow } from './score-types.ts';
 import { forecastVariance, intervalBounds, tycheonFrame, tycheonLosses } from './tycheon-scores.ts';
 
 // P is a price (positive everywhere): log-return space. N crosses zero (a spread): scaled change.
@@ -112,19 +113,7 @@ describe('Tycheon space: horizon-end log returns, scaled change where a series r
 });
 
 describe('scorePanel in Tycheon space', () => {
-  const task = (series_id: string): TaskRow => ({
-    series_id,
-    aspect: 'Point-wise',
-    metric: 'MASE_ori',
-    p: null,
-    h: null,
-    p_steps: null,
-    h_steps: null,
-    scope: 'Intra-country',
-    category: 'Cat',
-    detail_category: 'Detail',
-    frequency: 'BD',
-  });
+  const task = (series_id: string) => maseOriTask(series_id, { frequency: 'BD' });
   const results = scorePanel({
     tasks: [task('N'), task('P')],
     panel,
