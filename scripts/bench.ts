@@ -152,9 +152,11 @@ try {
   });
   await stage('assemble', async () => {
     await assertKnownUnits(duck, registry);
-    await runModels(duck, ['observations', 'series', 'corporate_actions', 'invariant_violations'], {
-      eval_start: `${config.eval_start}T00:00:00Z`,
-    });
+    for (const model of ['observations', 'series', 'corporate_actions', 'invariant_violations']) {
+      const t = performance.now();
+      await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
+      detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+    }
     await assertInvariants(duck);
     // The staging copy is not read again: free it before the later stages need the memory.
     await duck.run('DROP TABLE stg_observations');
