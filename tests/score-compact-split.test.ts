@@ -8,7 +8,8 @@ import { scratchOut } from './helpers.ts';
 
 // `asof score` on a split written with --layout compact gives exactly what it gives on the same split
 // written per origin: the compact input_rows/target_rows are expanded to the same per-origin view, with
-// revisions, a withdrawal (and its restoration) and a series that goes negative among the inputs. And
+// revisions, a withdrawal (and its restoration), a late first release that no origin's window reaches (in
+// the compact file, not in the per-origin one) and a series that goes negative among the inputs. And
 // `asof baselines` agrees with the scorer's own baselines across a withdrawal: before the split wrote
 // withdrawals.parquet, its HistoryStore (rebuilt from the NULL-free served rows) kept serving the withdrawn
 // value, and its seasonal naive differed from the scorer's at m:withdrawn @ 2021-07-31.
@@ -31,12 +32,19 @@ function observations(): MiniObservation[] {
     const end = Date.UTC(2010, k + 1, 0, 23, 59, 59);
     level *= 1 + 0.03 * Math.sin(k * 1.7) + 0.002;
     const v = Math.round(level * 100) / 100;
-    // Revised: first print 15 days after the month, revised 45 days later.
-    rows.push({ series_id: 'm:revised', timestamp: iso(end), available_at: iso(end + 15 * DAY), value: v });
+    // Revised: first print 15 days after the month, revised 45 days later. 2021-01 is first printed 8
+    // months late, when it is older than every later origin's 3-month window: no origin is served it.
+    const late = k === 132 ? 240 * DAY : 0;
     rows.push({
       series_id: 'm:revised',
       timestamp: iso(end),
-      available_at: iso(end + 60 * DAY),
+      available_at: iso(end + late + 15 * DAY),
+      value: v,
+    });
+    rows.push({
+      series_id: 'm:revised',
+      timestamp: iso(end),
+      available_at: iso(end + late + 60 * DAY),
       value: v + 0.5,
     });
     // Withdrawn: 2021-03 is withdrawn in 2021-07 and published again in 2022-02.
@@ -86,7 +94,13 @@ beforeAll(async () => {
     observations: observations(),
   });
   const parent = join(universe.abs, 'manifest.json');
-  const split = { manifestPath: parent, origins: 'all' as const, runDate: '2024-06-30', threads: 1 };
+  const split = {
+    manifestPath: parent,
+    origins: 'all' as const,
+    lookback: { M: 3 },
+    runDate: '2024-06-30',
+    threads: 1,
+  };
   await runSplit({ ...split, outDir: perOrigin.abs });
   await runSplit({ ...split, outDir: compact.abs, layout: 'compact' });
   // `asof baselines` of the per-origin split, submitted to both: each scorer checks it equals its own baselines

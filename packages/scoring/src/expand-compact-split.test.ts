@@ -13,8 +13,8 @@ const rows = {
 };
 
 describe('the compact split layout, expanded per origin', () => {
-  it('serves at each origin the one live vintage per timestamp from lookback_start, newest last', () => {
-    const tails = compactInputTails(
+  it('serves at each origin the one live vintage per timestamp from lookback_start, newest last; marks the rows served', () => {
+    const { tails, served } = compactInputTails(
       rows,
       [
         { series_id: 'b', origin: 30, lookbackStart: 10 },
@@ -32,6 +32,8 @@ describe('the compact split layout, expanded per origin', () => {
     expect(tails[3]).toEqual({ ts: [40, 50, 60], values: [4, 5, 6] });
     expect(tails[4]).toBeNull();
     expect(tails[5]).toBeNull();
+    // Day 30's value (released day 31, withdrawn day 45) is live at no origin: in the file, served to none.
+    expect(Array.from(served)).toEqual([1, 1, 1, 0, 1, 1, 1]);
   });
 
   it("lays target rows onto each origin's steps by origin_index, leaving pending steps out", () => {

@@ -26,15 +26,19 @@ export interface CompactOrigin {
 }
 
 /**
- * The last `maxTail` input values at each origin (oldest first), with their timestamps; null for an
- * origin that sees none. Per series the rows are sorted once by (timestamp, available_at); each origin
- * walks back from its last timestamp, taking the one vintage of each timestamp live at the origin.
+ * The last `maxTail` input values at each origin (oldest first), with their timestamps (null for an origin
+ * that sees none), and which rows some origin is served (`served[i] = 1`): the file also holds vintages no
+ * origin's window reaches (a late first release of a timestamp older than every later window), which the
+ * per-origin layout does not carry. Per series the rows are sorted once by (timestamp, available_at); each
+ * origin walks back from its last timestamp to its lookback_start, taking the one vintage of each timestamp
+ * live at the origin.
  */
 export function compactInputTails(
   rows: CompactInputs,
   origins: readonly CompactOrigin[],
   maxTail: number,
-): ({ ts: number[]; values: number[] } | null)[] {
+): { tails: ({ ts: number[]; values: number[] } | null)[]; served: Uint8Array } {
+  const served = new Uint8Array(rows.series_id.length);
   const bySeries = new Map<string, number[]>();
   for (let i = 0; i < rows.series_id.length; i++) {
     let list = bySeries.get(rows.series_id[i]);
@@ -46,7 +50,7 @@ export function compactInputTails(
   }
   for (const list of bySeries.values())
     list.sort((a, b) => rows.ts[a] - rows.ts[b] || rows.av[a] - rows.av[b]);
-  return origins.map(({ series_id, origin, lookbackStart }) => {
+  const tails = origins.map(({ series_id, origin, lookbackStart }) => {
     const list = bySeries.get(series_id);
     if (!list || Number.isNaN(lookbackStart)) return null;
     // The last row whose timestamp is <= the origin.
@@ -59,12 +63,13 @@ export function compactInputTails(
     }
     const ts: number[] = [];
     const values: number[] = [];
-    for (let k = lo - 1; k >= 0 && ts.length < maxTail; k--) {
+    for (let k = lo - 1; k >= 0; k--) {
       const i = list[k];
       const t = rows.ts[i];
       if (t < lookbackStart) break;
-      const live = rows.av[i] <= origin && !(rows.sup[i] <= origin);
-      if (live && ts[ts.length - 1] !== t) {
+      if (rows.av[i] > origin || rows.sup[i] <= origin) continue;
+      served[i] = 1;
+      if (ts.length < maxTail && ts[ts.length - 1] !== t) {
         ts.push(t);
         values.push(rows.value[i]);
       }
@@ -72,6 +77,7 @@ export function compactInputTails(
     if (ts.length === 0) return null;
     return { ts: ts.reverse(), values: values.reverse() };
   });
+  return { tails, served };
 }
 
 /** The per-origin targets (series_id, origin, step, value) of compact target rows. */

@@ -183,6 +183,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     }
   }
   let compactRows: CompactInputs | null = null;
+  let servedCompact: Uint8Array | null = null;
   if (inputRows) {
     compactRows = {
       series_id: inputRows.series_id.map(String),
@@ -191,7 +192,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       sup: inputRows.superseded_at.map((v) => (v === null || v === undefined ? Number.NaN : instantMs(v))),
       value: inputRows.value.map(num),
     };
-    const tails = compactInputTails(
+    const { tails, served: compactServed } = compactInputTails(
       compactRows,
       o.series_id.map((sid, i) => ({
         series_id: String(sid),
@@ -206,6 +207,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     tails.forEach((tail, i) => {
       if (tail) history.set(`${o.series_id[i]}|${instantText(o.origin[i])}`, tail);
     });
+    servedCompact = compactServed;
   }
   const wanted = new Set(o.series_id.map(String));
   const served = new Map<string, HistoryColumns>();
@@ -234,9 +236,12 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     for (let i = 0; i < inputs.series_id.length; i++)
       addServed(String(inputs.series_id[i]), inputs.timestamp[i], inputs.available_at[i], inputs.value[i]);
   }
-  if (compactRows) {
-    for (let i = 0; i < compactRows.series_id.length; i++)
-      addServedMs(compactRows.series_id[i], compactRows.ts[i], compactRows.av[i], compactRows.value[i]);
+  if (compactRows && servedCompact) {
+    // Only rows some origin is served, as the per-origin layout carries them.
+    for (let i = 0; i < compactRows.series_id.length; i++) {
+      if (servedCompact[i])
+        addServedMs(compactRows.series_id[i], compactRows.ts[i], compactRows.av[i], compactRows.value[i]);
+    }
   }
   // The split's withdrawals (value NaN here): the served rows carry no NULLs, so without them a value the
   // inputs already leave out would still count in the whole history at later origins.
