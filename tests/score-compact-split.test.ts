@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBaselineForecasts } from '@asof/cli';
 import { maseOriTask, type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
@@ -86,6 +86,7 @@ const tasks: TaskRow[] = SERIES.flatMap((series_id) => {
 
 let a: ScoringResults;
 let b: ScoringResults;
+let sameFile = false;
 beforeAll(async () => {
   await writeMiniUniverse(universe.abs, {
     name: 'score-compact',
@@ -109,6 +110,10 @@ beforeAll(async () => {
   mkdirSync(out.abs, { recursive: true });
   const baselines = join(out.abs, 'baselines.parquet');
   await writeBaselineForecasts(join(perOrigin.abs, 'manifest.json'), baselines);
+  // And the compact split's own `asof baselines` file: the same forecasts, row for row.
+  const compactBaselines = join(out.abs, 'baselines-compact.parquet');
+  await writeBaselineForecasts(join(compact.abs, 'manifest.json'), compactBaselines);
+  sameFile = readFileSync(compactBaselines).equals(readFileSync(baselines));
   const options = { tasks, allowOverlap: true };
   a = await scoreSplit(join(perOrigin.abs, 'manifest.json'), [baselines], options);
   b = await scoreSplit(join(compact.abs, 'manifest.json'), [baselines], options);
@@ -119,6 +124,10 @@ describe('scoring a compact split', () => {
     expect(a.dataset_id).not.toBe(b.dataset_id);
     expect(a.origins.series).toBe(3);
     expect(a.origins.origins).toBeGreaterThan(50);
+  });
+
+  it('asof baselines writes the same file from either layout', () => {
+    expect(sameFile).toBe(true);
   });
 
   it('gives the same values, ranks and verdicts as the per-origin split', () => {

@@ -85,11 +85,20 @@ export async function writeBaselineForecasts(
       ? `UNION ALL
          SELECT series_id, "timestamp", available_at, NULL::DOUBLE AS value FROM read_parquet(${files(['withdrawals'])})`
       : '';
+    // Compact input rows count only where some origin is served them (input_rows.sql's read rule), as the
+    // per-origin layout carries them: the file also holds vintages no origin's window reaches.
+    const inputs = outputsOf(manifest, ['input_rows']).length
+      ? `SELECT r.series_id, r."timestamp", r.available_at, r.value FROM read_parquet(${files(['input_rows'])}) AS r
+         WHERE EXISTS (
+           SELECT 1 FROM read_parquet(${files(['origins'])}) AS o
+           WHERE o.series_id = r.series_id AND r."timestamp" BETWEEN o.lookback_start AND o.origin
+             AND r.available_at <= o.origin AND (r.superseded_at IS NULL OR r.superseded_at > o.origin))`
+      : `SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['inputs'])})`;
     const rows = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
       `WITH served AS (
          SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['train_observations'])})
          UNION ALL
-         SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['inputs', 'input_rows'])})
+         ${inputs}
          ${withdrawals}
        )
        SELECT DISTINCT series_id, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value

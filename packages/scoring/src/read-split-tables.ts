@@ -116,16 +116,14 @@ export async function readTasksTable(
 
 /**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value: the as-of history at
- * each origin, whose
- * last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail), `targets` (series_id,
- * origin, step, value) and, when the split carries one, `tasks`. The compact layout's `input_rows` and
- * `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An origin without inputs
- * is an error: the
- * baselines need y_o. The whole history known at each origin (history_first, history_length, for the drift
- * baseline) is the as-of view at the origin of everything the split serves: `train_observations` and
- * every origin's inputs and the split's `withdrawals` (rows with available_at <= the origin only, so no
- * look-ahead).
+ * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value: the as-of history
+ * at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail),
+ * `targets` (series_id, origin, step, value) and, when the split carries one, `tasks`. The compact layout's
+ * `input_rows` and `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An
+ * origin without inputs is an error: the baselines need y_o. The whole history known at each origin
+ * (history_first, history_length, for the drift baseline) is the as-of view at the origin of everything
+ * the split serves: `train_observations`, every origin's inputs and the split's `withdrawals` (rows with
+ * available_at <= the origin only, so no look-ahead).
  */
 export const readSplitTables: SplitLoader = async (manifest, dir) => {
   const o = (await readTable(
