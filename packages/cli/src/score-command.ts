@@ -12,9 +12,11 @@ export const SCORE_USAGE =
 const HELP = `${SCORE_USAGE}
 
 Scores forecast files (CSV or Parquet: model, series_id, origin, step, value [+ q0.05…q0.95 | s1…sN])
-against a split made by 'asof split'. Every file the split manifest lists is re-hashed first; a changed
-byte stops the run before anything is scored. The random walk, drift and seasonal-naive baselines are
-always scored. Writes DIR/results.json and DIR/leaderboard.md.
+against a split made by 'asof split' (either --layout). Every file the split manifest lists is re-hashed
+first; a changed byte stops the run before anything is scored. The random walk, drift and seasonal-naive
+baselines are always scored. Tycheon metrics and the verdicts compare horizon-end log returns (scaled
+change for series that reach ≤ 0), so forecasts for a positive series must be > 0. Writes
+DIR/results.json and DIR/leaderboard.md.
 
   --manifest       the split's manifest.json
   --forecasts      a forecasts file; repeat for several (each model name once across files)
