@@ -11,7 +11,6 @@ import {
   HistoryStore,
   randomWalkForecaster,
   runForecaster,
-  type StoredHistoryRow,
   seasonalNaiveForecaster,
 } from '@asof/split';
 
@@ -105,17 +104,8 @@ export async function writeBaselineForecasts(
        FROM served WHERE series_id IN (SELECT DISTINCT series_id FROM read_parquet(${files(['origins'])}))
        ORDER BY series_id, ts, av`,
     );
-    const bySeries = new Map<string, StoredHistoryRow[]>();
-    for (const r of rows) {
-      let list = bySeries.get(r.series_id);
-      if (!list) {
-        list = [];
-        bySeries.set(r.series_id, list);
-      }
-      // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
-      list.push({ timestamp: Number(r.ts), available_at: Number(r.av), value: r.value });
-    }
-    const store = new HistoryStore(bySeries);
+    // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
+    const store = HistoryStore.fromRows(rows);
     const frequency = new Map(origins.map((o) => [o.series_id, o.frequency]));
     const tasks: ForecastTask[] = origins
       .filter((o) => store.has(o.series_id))
@@ -174,7 +164,7 @@ export async function writeBaselineForecasts(
       path: outPath,
       rows: model.length,
       origins: tasks.length,
-      series: bySeries.size,
+      series: new Set(tasks.map((t) => t.series_id)).size,
       guard: { ...store.guard },
     };
   } finally {

@@ -57,19 +57,29 @@ export class HistoryStore {
          ${where} ORDER BY series_id, "timestamp", available_at`,
         seriesIds ? { ids: seriesIds.join('\u001f') } : undefined,
       );
-      const map = new Map<string, StoredHistoryRow[]>();
-      for (const r of found) {
-        let list = map.get(r.series_id);
-        if (!list) {
-          list = [];
-          map.set(r.series_id, list);
-        }
-        list.push({ timestamp: Number(r.ts), available_at: Number(r.av), value: r.value });
-      }
-      return new HistoryStore(map);
+      return HistoryStore.fromRows(found);
     } finally {
       duck.close();
     }
+  }
+
+  /**
+   * A store from flat query rows (epoch µs instants as bigint, value null for a withdrawal,
+   * docs/decisions/0007-withdrawal-rows.md), grouped by series.
+   */
+  static fromRows(
+    rows: Iterable<{ series_id: string; ts: bigint; av: bigint; value: number | null }>,
+  ): HistoryStore {
+    const map = new Map<string, StoredHistoryRow[]>();
+    for (const r of rows) {
+      let list = map.get(r.series_id);
+      if (!list) {
+        list = [];
+        map.set(r.series_id, list);
+      }
+      list.push({ timestamp: Number(r.ts), available_at: Number(r.av), value: r.value });
+    }
+    return new HistoryStore(map);
   }
 
   has(seriesId: string): boolean {
