@@ -185,6 +185,7 @@ describe('asof baselines', () => {
 
 describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', () => {
   it('agrees on random histories with late releases, revisions and withdrawals', () => {
+    let lagged = 0;
     let seed = 12345;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -211,20 +212,17 @@ describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', (
         const viaGuard = runForecaster(store, [task], driftForecaster).map((r) => r.value);
         const seen = store.historyAt('x', o);
         expect(whole[k].length).toBe(seen.length);
+        // The lag u: grid steps from the last public value's step to the origin's (the split's inputs give
+        // the scorer the same as history_tail_back).
+        const last = seen[seen.length - 1];
+        const u = store.gridStep('x', o) - store.gridStep('x', last.timestamp);
+        if (u > 0) lagged++;
         const mine = new Float64Array(4);
-        baselinePath(
-          'drift',
-          seen[seen.length - 1].value,
-          null,
-          4,
-          1,
-          mine,
-          0,
-          whole[k].first,
-          whole[k].length,
-        );
+        baselinePath('drift', last.value, [last.value], 4, 1, mine, 0, whole[k].first, whole[k].length, [u]);
         expect(viaGuard).toEqual(Array.from(mine));
       });
     }
+    // Some origins' last public value is before the origin's own step: the lag is exercised.
+    expect(lagged).toBeGreaterThan(0);
   });
 });

@@ -14,11 +14,16 @@ Writes the random walk, drift and seasonal-naive forecasts of every origin of a 
 'asof split', as a forecasts file (schemas/forecast.schema.json: model, series_id, origin, step, value)
 that 'asof score' accepts. The split's files are re-hashed first. Each forecaster reads the history only
 through the split's look-ahead guard (historyAt at the origin); reading past an origin aborts the run.
+Steps count on the series' grid from the origin's own step o (step o+k is the k-th after it), whatever
+the publication lag; y_o is the last value public at the origin, u steps before o (u = 0 for bars, 1 for
+a month released the next month).
   random_walk      ŷ_{o+k} = y_o
   drift            the mean one-step change over the whole history public at the origin (n values,
-                   first y_1): ŷ_{o+k} = y_o·(y_o/y_1)^(k/(n − 1)) when y_1, y_o > 0 (log levels),
-                   else ŷ_{o+k} = y_o + k·(y_o − y_1)/(n − 1)
-  seasonal_naive   the same position one season back (BD 5, D 7, W 52, M 12, Q 4 steps) in the inputs
+                   first y_1), h = k + u steps on from y_o: ŷ_{o+k} = y_o·(y_o/y_1)^(h/(n − 1)) when
+                   y_1, y_o > 0 (log levels), else ŷ_{o+k} = y_o + h·(y_o − y_1)/(n − 1)
+  seasonal_naive   the value of grid step o+k−m⌈k/m⌉ as known at the origin (m = BD 5, D 7, W 52, M 12,
+                   Q 4); if that step is not public, the latest public step of the same season in the
+                   inputs, else y_o (December 2019 origin, monthly: Jan 2020 ← Jan 2019, Dec 2020 ← Dec 2018)
 These are the scorer's own baselines: 'asof score' checks a file using these names against them.
 `;
 

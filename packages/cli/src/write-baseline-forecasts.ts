@@ -70,14 +70,26 @@ export async function writeBaselineForecasts(
     const origins = await duck.all<{
       series_id: string;
       origin: bigint;
+      origin_index: number;
       horizon_steps: number;
       lookback_steps: number | null;
       frequency: string;
     }>(
-      `SELECT series_id, epoch_us(origin) AS origin, horizon_steps::INTEGER AS horizon_steps,
-              lookback_steps::INTEGER AS lookback_steps, frequency
+      `SELECT series_id, epoch_us(origin) AS origin, origin_index::BIGINT AS origin_index,
+              horizon_steps::INTEGER AS horizon_steps, lookback_steps::INTEGER AS lookback_steps, frequency
        FROM read_parquet(${files(['origins'])}) ORDER BY series_id, origin`,
     );
+    const inputTable = outputsOf(manifest, ['input_rows']).length ? 'input_rows' : 'inputs';
+    const inputColumns = await duck.all<{ column_name: string }>(
+      `DESCRIBE SELECT * FROM read_parquet(${files([inputTable])})`,
+    );
+    if (!inputColumns.some((c) => c.column_name === 'step_index')) {
+      throw new InputError(
+        'BASELINES_SPLIT_OUTDATED',
+        `${manifestPath}: its inputs carry no step_index (written by an older 'asof split'), so a series released late cannot be placed on its grid; remake the split with 'asof split'`,
+        { context: { file: manifestPath } },
+      );
+    }
     // Only files the verified manifest lists are read; every vintage once (per-origin inputs repeat them).
     // The withdrawals (value NULL) make the as-of view at each origin leave out what the inputs leave out.
     const withdrawals = outputsOf(manifest, ['withdrawals']).length
@@ -104,8 +116,17 @@ export async function writeBaselineForecasts(
        FROM served WHERE series_id IN (SELECT DISTINCT series_id FROM read_parquet(${files(['origins'])}))
        ORDER BY series_id, ts, av`,
     );
+    // The grid steps of the served timestamps and of the origins (the split's step_index / origin_index): the
+    // store holds only what the split serves, so it cannot number the grid itself (a step released after
+    // the last origin is in no input), and seasonal naive and drift count from the origin's own step.
+    const grid = await duck.all<{ series_id: string; ts: bigint; step: bigint }>(
+      `SELECT series_id, epoch_us("timestamp") AS ts, step_index::BIGINT AS step FROM read_parquet(${files([inputTable])})
+       UNION
+       SELECT series_id, epoch_us(origin) AS ts, origin_index::BIGINT AS step FROM read_parquet(${files(['origins'])})
+       ORDER BY series_id, ts`,
+    );
     // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
-    const store = HistoryStore.fromRows(rows);
+    const store = HistoryStore.fromRows(rows, grid);
     const frequency = new Map(origins.map((o) => [o.series_id, o.frequency]));
     const tasks: ForecastTask[] = origins
       .filter((o) => store.has(o.series_id))
@@ -113,6 +134,7 @@ export async function writeBaselineForecasts(
         series_id: o.series_id,
         origin: Number(o.origin),
         horizon_steps: o.horizon_steps,
+        origin_index: Number(o.origin_index),
         ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
       }));
     const forecasters: Record<(typeof BASELINE_MODELS)[number], Forecaster> = {

@@ -20,6 +20,8 @@ export interface EvaluationPanel {
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail: (Float64Array | null)[];
+  /** Grid steps before the origin's step of each historyTail value (OriginRow history_tail_back); null: consecutive up to the origin. */
+  historyTailBack: (Float64Array | null)[];
   /** y_1 and n of the whole history known at each origin (OriginRow history_first/length); NaN when not given. */
   historyFirst: Float64Array;
   historyLength: Float64Array;
@@ -77,6 +79,7 @@ export function buildEvaluationPanel(
   const lastValue = new Float64Array(n);
   const targetOffset = new Float64Array(n + 1);
   const historyTail: (Float64Array | null)[] = new Array(n);
+  const historyTailBack: (Float64Array | null)[] = new Array(n);
   const historyFirst = new Float64Array(n).fill(Number.NaN);
   const historyLength = new Float64Array(n).fill(Number.NaN);
   const originIso: string[] = new Array(n);
@@ -101,6 +104,7 @@ export function buildEvaluationPanel(
     if (row.origin_index !== undefined) originIndex[o] = row.origin_index;
     lastValue[o] = row.last_value;
     historyTail[o] = row.history_tail ? Float64Array.from(row.history_tail) : null;
+    historyTailBack[o] = row.history_tail_back ? Float64Array.from(row.history_tail_back) : null;
     if (row.history_first !== undefined && row.history_length !== undefined) {
       historyFirst[o] = row.history_first;
       historyLength[o] = row.history_length;
@@ -122,6 +126,7 @@ export function buildEvaluationPanel(
     horizon,
     lastValue,
     historyTail,
+    historyTailBack,
     historyFirst,
     historyLength,
     targetOffset,
@@ -148,6 +153,7 @@ export interface OriginColumns {
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail?: (Float64Array | null)[];
+  historyTailBack?: (Float64Array | null)[];
   historyFirst?: Float64Array;
   historyLength?: Float64Array;
   originIndex?: Float64Array;
@@ -211,6 +217,7 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     horizon: c.horizon,
     lastValue: c.lastValue,
     historyTail: c.historyTail ?? new Array(n).fill(null),
+    historyTailBack: c.historyTailBack ?? new Array(n).fill(null),
     historyFirst: c.historyFirst ?? new Float64Array(n).fill(Number.NaN),
     historyLength: c.historyLength ?? new Float64Array(n).fill(Number.NaN),
     targetOffset,

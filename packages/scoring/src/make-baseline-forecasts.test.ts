@@ -52,13 +52,15 @@ describe('makeBaselineForecasts', () => {
         'seasonal_naive',
       ),
     ).toEqual([4, 5, 6, 7, 8, 4, 5]);
+    // Only steps o−1 and o are in the tail: step o+4−5 = o−1 gives 7 and o+5−5 = o gives 8; the others
+    // (o−4, o−3, o−2) are not there, so y_o.
     const short = { ...o, history_tail: [7, 8] };
     expect(
       values(
         makeBaselineForecasts([short], () => 'BD'),
         'seasonal_naive',
       ),
-    ).toEqual([8, 8, 8, 8, 8, 8, 8]);
+    ).toEqual([8, 8, 8, 7, 8, 8, 8]);
     expect(
       values(
         makeBaselineForecasts([{ ...o, history_tail: undefined }], () => 'BD'),
@@ -72,6 +74,124 @@ describe('makeBaselineForecasts', () => {
         'seasonal_naive',
       ),
     ).toEqual([8, 8, 8, 8, 8, 8, 8]);
+  });
+
+  // Series released after their period: the split's inputs at the origin end before the origin's own step,
+  // and history_tail_back (origin_index − step_index) says where each value lies on the grid. Values name
+  // their period (201901 = January 2019, 20193 = 2019Q3).
+  const months = (from: [number, number], to: [number, number]) => {
+    const out: number[] = [];
+    for (let k = from[0] * 12 + from[1] - 1; k <= to[0] * 12 + to[1] - 1; k++)
+      out.push(Math.floor(k / 12) * 100 + (k % 12) + 1);
+    return out;
+  };
+
+  it('seasonal naive, monthly with a one-month lag: counted from the origin’s step, not the last value', () => {
+    // Origin December 2019: the inputs are December 2018 … November 2019 (12 public months), u = 1.
+    const tail = months([2018, 12], [2019, 11]);
+    const row: OriginRow = {
+      series_id: 'm',
+      origin: '2019-12-31T23:59:59Z',
+      horizon: 12,
+      last_value: 201911,
+      history_tail: tail,
+      history_tail_back: tail.map((_, r) => 12 - r),
+    };
+    expect(
+      values(
+        makeBaselineForecasts([row], () => 'M'),
+        'seasonal_naive',
+      ),
+    ).toEqual([
+      ...months([2019, 1], [2019, 11]),
+      // December 2019 (step o) is not public: December 2018.
+      201812,
+    ]);
+    // Without the grid steps, the tail would be read as ending at the origin: shifted by the lag.
+    expect(
+      values(
+        makeBaselineForecasts([{ ...row, history_tail_back: undefined }], () => 'M'),
+        'seasonal_naive',
+      )[0],
+    ).toBe(201812);
+    // The random walk is the last value public at the origin.
+    expect(
+      values(
+        makeBaselineForecasts([row], () => 'M'),
+        'random_walk',
+      ),
+    ).toEqual(Array(12).fill(201911));
+  });
+
+  it('seasonal naive falls back to the same season further back, then to y_o', () => {
+    // March 2019 withdrawn at the origin: the 24 public months November 2017 … November 2019 without it.
+    const tail = months([2017, 11], [2019, 11]).filter((v) => v !== 201903);
+    const back = tail.map((v) => {
+      const y = Math.floor(v / 100);
+      return (2019 - y) * 12 + 12 - (v % 100);
+    });
+    const row: OriginRow = {
+      series_id: 'm',
+      origin: '2019-12-31T23:59:59Z',
+      horizon: 4,
+      last_value: 201911,
+      history_tail: tail,
+      history_tail_back: back,
+    };
+    expect(
+      values(
+        makeBaselineForecasts([row], () => 'M'),
+        'seasonal_naive',
+      ),
+    ).toEqual([201901, 201902, 201803, 201904]);
+    // Only the last 12 public months: no March at all, so y_o.
+    const short = { ...row, history_tail: tail.slice(-12), history_tail_back: back.slice(-12) };
+    expect(
+      values(
+        makeBaselineForecasts([short], () => 'M'),
+        'seasonal_naive',
+      ),
+    ).toEqual([201901, 201902, 201911, 201904]);
+  });
+
+  it('seasonal naive and drift, quarterly with a 40-day lag (2019Q4 origin, 2019Q3 the last public quarter)', () => {
+    const row: OriginRow = {
+      series_id: 'q',
+      origin: '2019-12-31T23:59:59Z',
+      horizon: 4,
+      last_value: 20193,
+      history_tail: [20184, 20191, 20192, 20193],
+      history_tail_back: [4, 3, 2, 1],
+    };
+    expect(
+      values(
+        makeBaselineForecasts([row], () => 'Q'),
+        'seasonal_naive',
+      ),
+    ).toEqual([20191, 20192, 20193, 20184]);
+    // A series that starts in 2019Q1: no fourth quarter is public, so 2020Q4 is y_o.
+    const young = { ...row, history_tail: [20191, 20192, 20193], history_tail_back: [3, 2, 1] };
+    expect(
+      values(
+        makeBaselineForecasts([young], () => 'Q'),
+        'seasonal_naive',
+      ),
+    ).toEqual([20191, 20192, 20193, 20193]);
+    // Drift: y = 2·step − 100 over steps 1…15 (y_1 = −98, y_o = −70, n = 15: slope 2 in levels), and
+    // 2020Q1 is k + u = 2 steps after y_o: −66, −64, −62, −60 (the line's own steps 17…20).
+    const line = {
+      ...row,
+      last_value: -70,
+      history_tail: [-76, -74, -72, -70],
+      history_first: -98,
+      history_length: 15,
+    };
+    expect(
+      values(
+        makeBaselineForecasts([line], () => 'Q'),
+        'drift',
+      ),
+    ).toEqual([-66, -64, -62, -60]);
   });
 
   it('canary: poisoning every target leaves the panel baselines bit-identical', () => {

@@ -78,6 +78,66 @@ function nullableText(v: unknown): string | null {
   return v === null || v === undefined ? null : String(v);
 }
 
+/**
+ * Grid steps (the split's step_index, series_grid.sql) of the input timestamps of each series, read from the
+ * inputs' step_index column (every row of a timestamp carries the same step).
+ */
+class SeriesGridSteps {
+  private readonly steps = new Map<string, Map<number, number>>();
+  /** False when some input row has no step_index (a split written before inputs carried it). */
+  complete = true;
+
+  add(seriesId: string, tsMs: number, step: unknown): void {
+    if (step === null || step === undefined) {
+      this.complete = false;
+      return;
+    }
+    let m = this.steps.get(seriesId);
+    if (!m) {
+      m = new Map();
+      this.steps.set(seriesId, m);
+    }
+    m.set(tsMs, num(step));
+  }
+
+  stepOf(seriesId: string, tsMs: number): number | undefined {
+    return this.steps.get(seriesId)?.get(tsMs);
+  }
+}
+
+/**
+ * history_tail_back of one origin: origin_index − each tail timestamp's grid step. Undefined (the tail is
+ * then consecutive steps ending at the origin's own step) when the split gives no step numbers and the
+ * last input is the origin's own timestamp; without step numbers, a tail that ends before the origin
+ * (a series released late) cannot be placed on the grid, and the baselines would be shifted by the lag.
+ */
+function tailStepsBack(
+  grid: SeriesGridSteps,
+  seriesId: string,
+  ts: readonly number[],
+  originMs: number,
+  originIndex: number | null,
+  row: number,
+): number[] | undefined {
+  const where = `${seriesId} @ ${new Date(originMs).toISOString()}`;
+  if (grid.complete && originIndex !== null) {
+    const back = ts.map((t) => originIndex - (grid.stepOf(seriesId, t) ?? Number.NaN));
+    const bad = back.findIndex((b) => !(b >= 0));
+    if (bad < 0) return back;
+    throw new InputError(
+      'SPLIT_BAD_STEP_INDEX',
+      `split origins row ${row + 1}: ${where} (origin_index ${originIndex}) has an input at ${new Date(ts[bad]).toISOString()} with grid step ${grid.stepOf(seriesId, ts[bad]) ?? 'none'}, not on the grid at or before the origin's step; the split's origins and inputs disagree — remake the split`,
+      { context: { row: row + 1, value: where } },
+    );
+  }
+  if (ts.length === 0 || ts[ts.length - 1] === originMs) return undefined;
+  throw new InputError(
+    'SPLIT_NO_STEP_INDEX',
+    `split origins row ${row + 1}: ${where} has inputs only up to ${new Date(ts[ts.length - 1]).toISOString()} and the split gives no grid step (inputs step_index, origins origin_index) to place them; remake the split with this version of 'asof split'`,
+    { context: { row: row + 1, value: where } },
+  );
+}
+
 /** The build's tasks table (TaskRow columns) from a manifest's `tasks` output(s). */
 export async function readTasksTable(
   manifest: Manifest,
@@ -116,8 +176,10 @@ export async function readTasksTable(
 
 /**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value: the as-of history
- * at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become history_tail),
+ * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value, step_index: the
+ * as-of history at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become
+ * history_tail, with history_tail_back = origin_index − step_index, so the baselines count the grid from
+ * the origin's own step even when it is not public yet),
  * `targets` (series_id, origin, step, value) and, when the split carries one, `tasks`. The compact layout's
  * `input_rows` and `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An
  * origin without inputs is an error: the baselines need y_o. The whole history known at each origin
@@ -140,7 +202,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         manifest,
         dir,
         'inputs',
-        ['series_id', 'origin', 'timestamp', 'available_at', 'value'],
+        ['series_id', 'origin', 'timestamp', 'available_at', 'value', 'step_index'],
         false,
       );
   const inputRows = compact
@@ -148,7 +210,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         manifest,
         dir,
         'input_rows',
-        ['series_id', 'timestamp', 'available_at', 'superseded_at', 'value'],
+        ['series_id', 'timestamp', 'available_at', 'superseded_at', 'value', 'step_index'],
         true,
       )
     : null;
@@ -167,6 +229,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     false,
   );
   const history = new Map<string, { ts: number[]; values: number[] }>();
+  const grid = new SeriesGridSteps();
   if (inputs) {
     for (let i = 0; i < inputs.series_id.length; i++) {
       const key = `${inputs.series_id[i]}|${instantText(inputs.origin[i])}`;
@@ -176,8 +239,10 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         history.set(key, h);
       }
       const ts = inputs.timestamp[i];
-      h.ts.push(ts instanceof Date ? ts.getTime() : Date.parse(instantText(ts)));
+      const ms = ts instanceof Date ? ts.getTime() : Date.parse(instantText(ts));
+      h.ts.push(ms);
       h.values.push(num(inputs.value[i]));
+      grid.add(String(inputs.series_id[i]), ms, inputs.step_index[i]);
     }
   }
   let compactRows: CompactInputs | null = null;
@@ -190,6 +255,8 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       sup: inputRows.superseded_at.map((v) => (v === null || v === undefined ? Number.NaN : instantMs(v))),
       value: inputRows.value.map(num),
     };
+    for (let i = 0; i < compactRows.series_id.length; i++)
+      grid.add(compactRows.series_id[i], compactRows.ts[i], inputRows.step_index[i]);
     const { tails, served: compactServed } = compactInputTails(
       compactRows,
       o.series_id.map((sid, i) => ({
@@ -281,9 +348,21 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     const horizon = num(o.horizon_steps[i] ?? o.horizon[i]);
     const h = history.get(`${series_id}|${origin}`);
     let tail: number[] | undefined;
+    let tailBack: number[] | undefined;
     if (h) {
-      const order = h.ts.map((_, k) => k).sort((a, b) => h.ts[a] - h.ts[b]);
-      tail = order.slice(-MAX_HISTORY_TAIL).map((k) => h.values[k]);
+      const order = h.ts
+        .map((_, k) => k)
+        .sort((a, b) => h.ts[a] - h.ts[b])
+        .slice(-MAX_HISTORY_TAIL);
+      tail = order.map((k) => h.values[k]);
+      tailBack = tailStepsBack(
+        grid,
+        series_id,
+        order.map((k) => h.ts[k]),
+        instantMs(o.origin[i]),
+        nullableNum(o.origin_index[i]),
+        i,
+      );
     }
     const last = tail?.length ? tail[tail.length - 1] : num(o.last_value[i]);
     if (!Number.isFinite(last)) {
@@ -294,6 +373,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       );
     }
     const row: OriginRow = { series_id, origin, horizon, last_value: last, history_tail: tail };
+    if (tailBack) row.history_tail_back = tailBack;
     if (Number.isFinite(wholeFirst[i]) && wholeLength[i] >= (tail?.length ?? 1)) {
       row.history_first = wholeFirst[i];
       row.history_length = wholeLength[i];

@@ -25,7 +25,7 @@ export interface OriginRow {
   origin: string;
   /** Number of target steps after the origin (H). */
   horizon: number;
-  /** y_o: the last input value known at the origin. */
+  /** y_o: the last input value known at the origin (of an earlier step than the origin's own when released late). */
   last_value: number;
   /**
    * The last L input values known at the origin, oldest first, ending with y_o (so
@@ -33,6 +33,13 @@ export interface OriginRow {
    * y_{o+h−p} with p > h, and for the random walk's volatility; optional.
    */
   history_tail?: number[];
+  /**
+   * Grid steps between the origin's own step (origin_index) and the step of each history_tail value, same
+   * length: 0 for the origin's step, and the last entry u ≥ 1 when the origin's own value is not public at
+   * the origin (a publication lag). The seasonal-naive and drift baselines count on the grid with it.
+   * Optional: without it the tail is taken as consecutive grid steps ending at the origin's step.
+   */
+  history_tail_back?: number[];
   /**
    * The whole history known at the origin (the as-of view at the origin, timestamps <= origin): its first
    * value y_1 and its number of observations n. The drift baseline's slope is ln(y_o/y_1)/(n − 1) when

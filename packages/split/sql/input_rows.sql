@@ -6,6 +6,7 @@
 -- with lookback_start from origins.parquet — the same rows as the per-origin form. Withdrawal rows (value
 -- NULL) are not written: they only end the previous row's life (its superseded_at), so a withdrawn value is
 -- not served at origins after its withdrawal, as in the per-origin form.
+-- step_index is the row's grid step (series_grid.sql), as in the per-origin inputs.
 -- grain: (series_id, "timestamp", available_at)
 -- invariants: superseded_at > available_at; available_at <= the last origin of the series; value never NULL.
 WITH source AS (
@@ -17,7 +18,7 @@ renamed AS (
   SELECT
     o.series_key, o."timestamp", o.period_start, o.available_at, o.value, o.available_at_basis, o.source_ref,
     lead(o.available_at) OVER (PARTITION BY o.series_key, o."timestamp" ORDER BY o.available_at) AS superseded_at,
-    s.first_start, s.first_origin, s.last_origin
+    o.step_index, s.first_start, s.first_origin, s.last_origin
   FROM eval_observations AS o
   JOIN source AS s USING (series_key)
 ),

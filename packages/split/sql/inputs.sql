@@ -5,9 +5,11 @@
 -- series with a single release per timestamp need no per-timestamp de-duplication. A timestamp whose current
 -- row at the origin is a withdrawal (value NULL, docs/decisions/0007) is not served; input_windows does
 -- not count it as a public step.
+-- step_index is the row's grid step (series_grid.sql): what the baselines count seasons and the lag on,
+-- since a step not yet released at o is absent from the rows.
 -- grain: (series_id, origin, "timestamp")
 -- invariants: available_at <= origin and "timestamp" <= origin on every row; n_input_steps rows per origin;
---   value never NULL.
+--   value never NULL; step_index <= the origin's origin_index.
 WITH source AS (
   SELECT w.series_key, w.origin, c.origin_index, g.step_index AS start_index
   FROM input_windows AS w
@@ -27,7 +29,8 @@ steps AS (
 renamed AS (
   SELECT
     s.series_key, s.origin, s.is_revised,
-    o."timestamp", o.period_start, o.available_at, o.value, o.available_at_basis, o.source_ref
+    o."timestamp", o.period_start, o.available_at, o.value, o.available_at_basis, o.source_ref,
+    s.step_index::INTEGER AS step_index
   FROM steps AS s
   JOIN eval_observations AS o ON o.series_key = s.series_key AND o.step_index = s.step_index
   WHERE o.available_at <= s.origin

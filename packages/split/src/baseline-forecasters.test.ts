@@ -23,9 +23,10 @@ describe('baseline forecasters through historyAt', () => {
     // history at 4: 0, 2, 4, 6 → y_1 = 0 is not positive: level slope 2 (the lookback does not cut the
     // drift's history).
     expect(rows.map((r) => r.value)).toEqual([8, 10, 12]);
-    // t at 8: only timestamps 1…3 are public (values 0, 1, 2) → slope 1 from y_o = 2.
+    // t at 8: only timestamps 1…3 are public (values 0, 1, 2) → slope 1 from y_o = 2, whose step (3) is
+    // u = 5 steps before the origin's (8): targets 9 and 10 are 6 and 7 steps after y_o.
     const late = runForecaster(store(), [{ series_id: 't', origin: 8, horizon_steps: 2 }], driftForecaster);
-    expect(late.map((r) => r.value)).toEqual([3, 4]);
+    expect(late.map((r) => r.value)).toEqual([8, 9]);
   });
 
   it('drift is in log levels when the first and last public values are positive', () => {
@@ -50,12 +51,14 @@ describe('baseline forecasters through historyAt', () => {
       f,
     );
     expect(rows.map((r) => r.value)).toEqual([6, 8, 10, 6]);
+    // A 2-step window (timestamps 5, 6 → 8, 10): step o+1−3 = 4 is not in it → the random walk 10; step
+    // o+2−3 = 5 is → 8.
     const short = runForecaster(
       store(),
       [{ series_id: 's', origin: 6, horizon_steps: 2, lookback_steps: 2 }],
       f,
     );
-    expect(short.map((r) => r.value)).toEqual([10, 10]);
+    expect(short.map((r) => r.value)).toEqual([10, 8]);
   });
 
   it('returns nothing when nothing is public at the origin', () => {

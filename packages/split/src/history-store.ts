@@ -26,23 +26,55 @@ export interface GuardCounts {
   rows: number;
 }
 
+/** A grid timestamp of a series with its step number (the split's step_index / origin_index). */
+export interface GridStep {
+  timestamp: Micros;
+  step: number;
+}
+
 /**
  * Point-in-time history for forecasters and baselines. `historyAt(series, t)` is the as-of view at t (per
  * timestamp the row with the greatest available_at <= t, timestamps <= t). A forecaster never gets the store:
  * it gets `atOrigin(o)`, a view that throws LookaheadError for any request beyond o.
+ *
+ * Each series also has its period grid (packages/split/sql/series_grid.sql: every timestamp the build holds
+ * for it, in any vintage, numbered 1..n in time order), so that a baseline can count steps from the
+ * origin's own step even when the latest steps are not public yet. `gridStep` answers from it.
  */
 export class HistoryStore {
   readonly guard: GuardCounts = { requests: 0, rows: 0 };
   private readonly rows: Map<string, StoredHistoryRow[]>;
+  private readonly grids: Map<string, { ts: Float64Array; step: Float64Array }>;
 
-  /** `rows` per series, in any order (sorted here by timestamp, then available_at); withdrawals included. */
-  constructor(rows: Map<string, readonly StoredHistoryRow[]>) {
+  /**
+   * `rows` per series, in any order (sorted here by timestamp, then available_at); withdrawals included.
+   * `grid` per series gives its grid steps; a series without one is numbered from its own rows (distinct
+   * timestamps 1..n): the split's grid exactly when the store holds every vintage of the series, as
+   * `fromUniverse` does. A store rebuilt from what a split serves misses the steps nobody was served, so it
+   * must be given the split's step numbers (`asof baselines` passes the inputs' step_index and the origins'
+   * origin_index).
+   */
+  constructor(rows: Map<string, readonly StoredHistoryRow[]>, grid?: Map<string, readonly GridStep[]>) {
     this.rows = new Map();
+    this.grids = new Map();
     for (const [id, list] of rows) {
-      this.rows.set(
-        id,
-        [...list].sort((a, b) => a.timestamp - b.timestamp || a.available_at - b.available_at),
-      );
+      const sorted = [...list].sort((a, b) => a.timestamp - b.timestamp || a.available_at - b.available_at);
+      this.rows.set(id, sorted);
+      const given = grid?.get(id);
+      if (given) {
+        const byTime = [...given].sort((a, b) => a.timestamp - b.timestamp);
+        this.grids.set(id, {
+          ts: Float64Array.from(byTime, (g) => g.timestamp),
+          step: Float64Array.from(byTime, (g) => g.step),
+        });
+        continue;
+      }
+      const ts: number[] = [];
+      for (const r of sorted) if (ts.length === 0 || ts[ts.length - 1] !== r.timestamp) ts.push(r.timestamp);
+      this.grids.set(id, {
+        ts: Float64Array.from(ts),
+        step: Float64Array.from(ts, (_, i) => i + 1),
+      });
     }
   }
 
@@ -65,10 +97,12 @@ export class HistoryStore {
 
   /**
    * A store from flat query rows (epoch µs instants as bigint, value null for a withdrawal,
-   * docs/decisions/0007-withdrawal-rows.md), grouped by series.
+   * docs/decisions/0007-withdrawal-rows.md), grouped by series, and optionally the grid steps of its
+   * timestamps (see the constructor).
    */
   static fromRows(
     rows: Iterable<{ series_id: string; ts: bigint; av: bigint; value: number | null }>,
+    grid?: Iterable<{ series_id: string; ts: bigint; step: bigint | number }>,
   ): HistoryStore {
     const map = new Map<string, StoredHistoryRow[]>();
     for (const r of rows) {
@@ -79,7 +113,19 @@ export class HistoryStore {
       }
       list.push({ timestamp: Number(r.ts), available_at: Number(r.av), value: r.value });
     }
-    return new HistoryStore(map);
+    let steps: Map<string, GridStep[]> | undefined;
+    if (grid) {
+      steps = new Map();
+      for (const g of grid) {
+        let list = steps.get(g.series_id);
+        if (!list) {
+          list = [];
+          steps.set(g.series_id, list);
+        }
+        list.push({ timestamp: Number(g.ts), step: Number(g.step) });
+      }
+    }
+    return new HistoryStore(map, steps);
   }
 
   has(seriesId: string): boolean {
@@ -125,6 +171,24 @@ export class HistoryStore {
     return served;
   }
 
+  /**
+   * The grid step of the last grid timestamp <= t (NaN when there is none): a row's own step for a row's
+   * timestamp, and for an origin the step it is made at (a split's origins are grid timestamps; between two
+   * grid timestamps, the last period that ended). Structure only: it says nothing about values or releases.
+   */
+  gridStep(seriesId: string, t: Micros): number {
+    const g = this.grids.get(seriesId);
+    if (!g) return Number.NaN;
+    let lo = 0;
+    let hi = g.ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (g.ts[mid] <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? Number.NaN : g.step[lo - 1];
+  }
+
   /** The view handed to a forecaster at origin `origin`. */
   atOrigin(origin: Micros): OriginView {
     return new OriginView(this, origin);
@@ -143,5 +207,11 @@ export class OriginView {
     this.store.guard.requests++;
     if (asOf > this.origin) throw new LookaheadError(seriesId, microsToIso(this.origin), microsToIso(asOf));
     return this.store.historyAt(seriesId, asOf, lookback);
+  }
+
+  /** HistoryStore.gridStep at `t` (default the origin); throws LookaheadError when `t` is after the origin. */
+  gridStep(seriesId: string, t: Micros = this.origin): number {
+    if (t > this.origin) throw new LookaheadError(seriesId, microsToIso(this.origin), microsToIso(t));
+    return this.store.gridStep(seriesId, t);
   }
 }

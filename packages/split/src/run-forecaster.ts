@@ -6,6 +6,11 @@ export interface ForecastTask {
   origin: Micros;
   horizon_steps: number;
   lookback_steps?: number;
+  /**
+   * The origin's step on the series' grid (the split's origin_index); step o+k is the k-th grid step after
+   * it. Default: the view's gridStep at the origin.
+   */
+  origin_index?: number;
 }
 
 export interface ForecastRow {
@@ -17,6 +22,11 @@ export interface ForecastRow {
 
 /** A forecaster gets the task and a view bounded by the origin; it returns horizon_steps values. */
 export type Forecaster = (task: ForecastTask, history: OriginView) => number[];
+
+/** The origin's grid step: the task's origin_index, else the view's grid step at the origin. */
+export function originStepOf(task: ForecastTask, history: OriginView): number {
+  return task.origin_index ?? history.gridStep(task.series_id);
+}
 
 /**
  * Runs a forecaster over tasks. LookaheadError is deliberately not caught here (nor anywhere in a runner):
@@ -37,7 +47,10 @@ export function runForecaster(
   return out;
 }
 
-/** The random walk: the last value public at the origin, repeated for every step (nothing when no history). */
+/**
+ * The random walk: y_o = the last value public at the origin (for a series released late, the value of an
+ * earlier step than the origin's own), repeated for every step; nothing when no history.
+ */
 export const randomWalkForecaster: Forecaster = (task, history) => {
   const rows = history.historyAt(task.series_id, history.origin, 1);
   if (rows.length === 0) return [];

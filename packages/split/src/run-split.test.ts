@@ -190,11 +190,12 @@ describe('runSplit on hand-made data', { timeout: 60_000 }, () => {
     try {
       const f = (dir: string, name: string) => `read_parquet(${quoteLiteral(join(dir, name))})`;
       const expected = await duck.all(
-        `SELECT series_id, origin::VARCHAR AS o, "timestamp"::VARCHAR AS t, available_at::VARCHAR AS a, value
+        `SELECT series_id, origin::VARCHAR AS o, "timestamp"::VARCHAR AS t, available_at::VARCHAR AS a, value, step_index
          FROM ${f(per.outDir, 'inputs.parquet')} ORDER BY ALL`,
       );
       const rebuilt = await duck.all(
-        `SELECT o.series_id, o.origin::VARCHAR AS o, r."timestamp"::VARCHAR AS t, r.available_at::VARCHAR AS a, r.value
+        `SELECT o.series_id, o.origin::VARCHAR AS o, r."timestamp"::VARCHAR AS t, r.available_at::VARCHAR AS a, r.value,
+                r.step_index
          FROM ${f(compact.outDir, 'origins.parquet')} o
          JOIN ${f(compact.outDir, 'inputs.parquet')} r
            ON r.series_id = o.series_id AND r."timestamp" BETWEEN o.lookback_start AND o.origin
@@ -357,6 +358,7 @@ describe('runSplit on hand-made data', { timeout: 60_000 }, () => {
       'value',
       'available_at_basis',
       'source_ref',
+      'step_index',
     ]);
   });
 
