@@ -13,6 +13,7 @@ import {
 } from './commands.ts';
 import { EXPORT_USAGE, exportCommand } from './export-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
+import { REPORT_USAGE, reportCommand } from './report-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
 import { SPLIT_USAGE, splitCommand } from './split-command.ts';
 
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   baselines: baselinesCommand,
   score: scoreCommand,
   export: exportCommand,
+  report: reportCommand,
   split: splitCommand,
   verify: verifyCommand,
   show: showCommand,
@@ -36,6 +38,7 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
   ${BASELINES_USAGE}
   ${SCORE_USAGE}
   ${EXPORT_USAGE}
+  ${REPORT_USAGE}
   ${VERIFY_USAGE}
   ${SHOW_USAGE}
   ${TAXONOMY_USAGE}

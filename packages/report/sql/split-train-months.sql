@@ -1,0 +1,7 @@
+-- Training snapshot rows per month of their timestamp and category (New York day: see active-series.sql).
+SELECT epoch_ms(date_trunc('month', o."timestamp"::TIMESTAMP - INTERVAL 12 HOUR))::DOUBLE AS month,
+       s.category, count(*)::DOUBLE AS observations
+FROM in_train_observations AS o
+JOIN in_train_series AS s USING (series_id)
+GROUP BY ALL
+ORDER BY month, s.category

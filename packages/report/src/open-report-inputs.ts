@@ -1,0 +1,107 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { type Duck, quoteIdent, quoteLiteral } from '@asof/duck';
+import { verifyManifest } from '@asof/manifest';
+import { InputError, type Manifest, zodInputError } from '@asof/schema';
+import { ScoringResults } from '@asof/scoring';
+
+/** Manifest kinds a report knows how to draw. */
+export const REPORT_KINDS = ['universe', 'split', 'fintsb-export'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+/** The columns a report reads of the big tables (the rest, such as source_ref, would only cost memory). */
+const OBSERVATION_COLUMNS = 'series_id, "timestamp", available_at, value, available_at_basis';
+const COLUMNS: Record<string, string> = {
+  observations: OBSERVATION_COLUMNS,
+  train_observations: OBSERVATION_COLUMNS,
+};
+
+export interface ReportInputs {
+  manifestPath: string;
+  manifest: Manifest;
+  kind: ReportKind;
+  /** The scoring results document, when one was given. */
+  results?: ScoringResults;
+  resultsPath?: string;
+  /** Manifest tables loaded into DuckDB, each as table `in_<table>` (e.g. in_observations, in_origins). */
+  tables: Set<string>;
+}
+
+/**
+ * The one place a report touches files: verifies the manifest (every listed file re-hashed), loads exactly
+ * the files it lists (never a glob over the folder) into DuckDB tables `in_<table>`, and reads and validates
+ * the results document. Everything the report shows is aggregated from these tables, so a change to how
+ * inputs are read (a verified-read API that reads what it checked) is a change to this function alone.
+ */
+export async function openReportInputs(
+  manifestPath: string,
+  duck: Duck,
+  resultsPath?: string,
+): Promise<ReportInputs> {
+  const manifest = await verifyManifest(manifestPath);
+  if (!(REPORT_KINDS as readonly string[]).includes(manifest.kind)) {
+    throw new InputError(
+      'REPORT_KIND_UNKNOWN',
+      `${manifestPath}: manifest kind '${manifest.kind}' has no report; expected one of ${REPORT_KINDS.join(', ')}`,
+      { context: { file: manifestPath, field: 'kind', value: manifest.kind } },
+    );
+  }
+  const root = dirname(manifestPath);
+  const byTable = new Map<string, string[]>();
+  for (const out of manifest.outputs) {
+    const rel = normalize(out.path);
+    // verifyManifest already refuses paths outside the folder; this keeps the read rule local and explicit.
+    if (isAbsolute(rel) || rel.startsWith('..')) continue;
+    const list = byTable.get(out.table) ?? [];
+    list.push(join(root, rel));
+    byTable.set(out.table, list);
+  }
+  for (const [table, files] of byTable) {
+    await duck.run(
+      `CREATE OR REPLACE TABLE ${quoteIdent(`in_${table}`)} AS SELECT ${COLUMNS[table] ?? '*'}
+       FROM read_parquet([${files.map(quoteLiteral).join(', ')}], hive_partitioning = false)`,
+    );
+  }
+  const inputs: ReportInputs = {
+    manifestPath,
+    manifest,
+    kind: manifest.kind as ReportKind,
+    tables: new Set(byTable.keys()),
+  };
+  if (resultsPath !== undefined) {
+    inputs.results = readResults(resultsPath, manifest);
+    inputs.resultsPath = resultsPath;
+  }
+  return inputs;
+}
+
+/** Reads a results.json and checks it scores this split (or a split of this universe). */
+function readResults(path: string, manifest: Manifest): ScoringResults {
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new InputError(
+      'RESULTS_NOT_FOUND',
+      `--results ${path}: no such file\n  hint: pass the results.json that 'asof score --out DIR' wrote (DIR/results.json)`,
+      { context: { file: path } },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (cause) {
+    throw new InputError('RESULTS_INVALID', `${path}: not JSON (${(cause as Error).message})`, {
+      cause,
+      context: { file: path },
+    });
+  }
+  const parsed = ScoringResults.safeParse(raw);
+  if (!parsed.success) throw zodInputError('RESULTS_INVALID', path, parsed.error);
+  const r = parsed.data;
+  if (r.dataset_id !== manifest.dataset_id && r.parent_dataset_id !== manifest.dataset_id) {
+    throw new InputError(
+      'RESULTS_OTHER_DATASET',
+      `${path}: scores dataset ${String(r.dataset_id).slice(0, 12)} (parent ${String(r.parent_dataset_id).slice(0, 12)}), not the manifest's ${manifest.dataset_id.slice(0, 12)}\n  hint: pass --manifest the split manifest the results were scored on`,
+      { context: { file: path, field: 'dataset_id', value: r.dataset_id } },
+    );
+  }
+  return r;
+}
