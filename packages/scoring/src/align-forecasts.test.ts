@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alignForecasts } from './align-forecasts.ts';
+import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
 import { readForecasts } from './read-forecasts.ts';
 
@@ -113,5 +113,65 @@ describe('alignForecasts', () => {
     await expect(align(['model,series_id,origin,value', 'm,A,2024-01-02,1'])).rejects.toThrow(
       /missing column\(s\) step/,
     );
+  });
+
+  it.each([
+    [
+      'a day past the end of April',
+      '2024-04-31',
+      /origin "2024-04-31" has day 31, but April 2024 has 30 days/,
+    ],
+    [
+      'February 30 as an instant',
+      '2024-02-30T00:00:00Z',
+      /origin "2024-02-30T00:00:00Z" has day 30, but February 2024 has 29 days/,
+    ],
+    // The split's own origin written without a zone: Date.parse would read it in the machine's time zone.
+    [
+      'a zone-less instant',
+      '2024-01-04T00:00:00',
+      /origin "2024-01-04T00:00:00" has a time of day but no zone/,
+    ],
+  ])('rejects %s as an origin, naming file, row and field', async (_what, origin, message) => {
+    const lines = [...GOOD];
+    lines[3] = `m,A,${origin},1,11.5`;
+    const err = await rejection(lines);
+    expect(err.code).toBe('FORECAST_BAD_ORIGIN');
+    expect(err.message).toMatch(new RegExp(`f\\.csv row 4: ${message.source}`));
+    expect(err.context).toMatchObject({ file: join(dir, 'f.csv'), row: 4, field: 'origin', value: origin });
+  });
+
+  it.each([
+    ['model', 'an ANSI colour code', 'm\u001b[31mred', 0, 'U+001B'],
+    ['model', 'a one-character CSI (C1)', 'm\u009b2J', 0, 'U+009B'],
+    ['model', 'a DEL', 'm\u007f', 0, 'U+007F'],
+    ['series_id', 'a NUL', 'A\u0000', 1, 'U+0000'],
+    ['series_id', 'a quoted line break', '"A\nB"', 1, 'U+000A'],
+  ])('rejects a %s containing %s, naming file, row and field', async (field, _what, text, column, code) => {
+    const lines = [...GOOD];
+    const fields = lines[5].split(',');
+    fields[column] = text;
+    lines[5] = fields.join(',');
+    const err = await rejection(lines);
+    expect(err.code).toBe('FORECAST_CONTROL_CHARACTER');
+    expect(err.message).toMatch(
+      new RegExp(`f\\.csv row 6: ${field} ".*" contains the control character ${code.replace('+', '\\+')}`),
+    );
+    expect(err.context).toMatchObject({ file: join(dir, 'f.csv'), row: 6, field });
+    // The message itself carries no control character: it is printed to a terminal.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for control characters
+    expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('rejects control characters in tables made from rows too, and an empty table', () => {
+    const rows = GOOD.slice(1).map((l) => {
+      const [model, series_id, origin, step, value] = l.split(',');
+      return { model, series_id, origin, step: Number(step), value: Number(value) };
+    });
+    rows[2].model = 'tab\there';
+    expect(() => alignForecasts(panel, forecastRowsToTable(rows, 'rows'))).toThrow(
+      /rows row 3: model "tab\\there" contains the control character U\+0009/,
+    );
+    expect(() => alignForecasts(panel, forecastRowsToTable([], 'rows'))).toThrow(/rows: no forecast rows/);
   });
 });

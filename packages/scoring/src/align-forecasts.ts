@@ -1,16 +1,26 @@
 import { InputError } from '@asof/schema';
 import { type EvaluationPanel, originKeyOf } from './build-evaluation-panel.ts';
-import { parseInstant } from './parse-instant.ts';
+import { instantOf } from './parse-instant.ts';
 import { positiveSeries } from './positive-series.ts';
+import { controlCharacterIn, quoteText } from './quote-text.ts';
 import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
+
+/** A text column with each distinct string stored once: row i holds `dictionary[codes[i]]`. */
+export interface CodedText {
+  codes: Uint32Array;
+  dictionary: readonly string[];
+}
+
+/** A text column: one string per row, or dictionary-coded (what readForecasts returns). */
+export type TextColumn = ArrayLike<string> | CodedText;
 
 /** A forecasts file in columns, as read from CSV or Parquet (or converted from ForecastRow objects). */
 export interface ForecastTable {
   /** File path (or a label) used in every error message. */
   source: string;
-  model: ArrayLike<string>;
-  series_id: ArrayLike<string>;
-  origin: ArrayLike<string>;
+  model: TextColumn;
+  series_id: TextColumn;
+  origin: TextColumn;
   step: ArrayLike<number>;
   value: ArrayLike<number>;
   /** Quantile columns `q0.05`…, any order; level parsed from the name. */
@@ -81,10 +91,21 @@ export function forecastRowsToTable(rows: readonly ForecastRow[], source = 'fore
   };
 }
 
-function fail(code: string, table: ForecastTable, i: number, detail: string, value: unknown): never {
-  const row = table.rowNumbers ? table.rowNumbers[i] : table.firstRow + i;
+function rowOf(table: ForecastTable, i: number): number {
+  return table.rowNumbers ? table.rowNumbers[i] : table.firstRow + i;
+}
+
+function fail(
+  code: string,
+  table: ForecastTable,
+  i: number,
+  field: string,
+  detail: string,
+  value: unknown,
+): never {
+  const row = rowOf(table, i);
   throw new InputError(code, `${table.source} row ${row}: ${detail}`, {
-    context: { file: table.source, row, value },
+    context: { file: table.source, row, field, value },
   });
 }
 
@@ -99,19 +120,33 @@ function notPositive(
     'FORECAST_NOT_POSITIVE',
     table,
     i,
+    column,
     `${column} is ${value} but ${seriesId} is positive throughout the split: Tycheon scores it in log-return space, where ln(${value}/y_o) does not exist; forecast values > 0 (e.g. simulate log returns)`,
     value,
   );
 }
 
-/**
- * Checks a forecasts table against the task set and lays each model's values onto the panel.
- * Rejects, naming file, row and value: unknown series, origins the split does not have for that series,
- * steps outside 1…H, non-finite values (point, quantile or sample), values ≤ 0 for a series that is positive
- * throughout (positiveSeries: they have no log return), duplicate (model, series, origin,
- * step) rows, crossing quantiles, baseline model names; then any (series, origin, step) a model left out.
- */
-export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): ModelForecasts[] {
+/** A text column as codes + dictionary (string arrays are coded here; readers code while reading). */
+function codedText(column: TextColumn): CodedText {
+  if ('codes' in column) return column;
+  const index = new Map<string, number>();
+  const dictionary: string[] = [];
+  const codes = new Uint32Array(column.length);
+  for (let i = 0; i < column.length; i++) {
+    const v = column[i];
+    let code = index.get(v);
+    if (code === undefined) {
+      code = dictionary.length;
+      index.set(v, code);
+      dictionary.push(v);
+    }
+    codes[i] = code;
+  }
+  return { codes, dictionary };
+}
+
+/** Quantile columns by level (no level twice), sample columns, and not both kinds in one file. */
+function probabilisticColumns(table: ForecastTable) {
   const quantiles = [...table.quantiles].sort((a, b) => a.level - b.level);
   for (let k = 1; k < quantiles.length; k++) {
     if (quantiles[k].level === quantiles[k - 1].level) {
@@ -122,92 +157,180 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
       );
     }
   }
-  const K = quantiles.length;
-  const M = table.samples.length;
-  if (K > 0 && M > 0) {
+  const samples = table.samples;
+  if (quantiles.length > 0 && samples.length > 0) {
     throw new InputError(
       'FORECAST_BAD_COLUMN',
       `${table.source}: has both quantile (${quantiles[0].name}…) and sample (s1…) columns; submit one kind per file`,
       { context: { file: table.source } },
     );
   }
-  if (M === 1) {
+  if (samples.length === 1) {
     throw new InputError(
       'FORECAST_BAD_COLUMN',
       `${table.source}: one sample column (s1); the fair CRPS needs at least 2 samples (s1…sN)`,
       { context: { file: table.source } },
     );
   }
-  const models = new Map<string, { forecasts: ModelForecasts; filled: Uint8Array }>();
+  return { quantiles, samples };
+}
+
+/** Model names and series ids are printed in tables and terminals: no control characters. */
+function checkPrintable(table: ForecastTable, i: number, field: string, text: string): void {
+  const bad = controlCharacterIn(text);
+  if (bad) {
+    fail(
+      'FORECAST_CONTROL_CHARACTER',
+      table,
+      i,
+      field,
+      `${field} ${quoteText(text)} contains the control character ${bad}; use printable characters (letters, digits, punctuation, spaces)`,
+      text,
+    );
+  }
+}
+
+function originTimeOf(table: ForecastTable, i: number, text: string): number {
+  const ms = instantOf(text);
+  if (typeof ms !== 'number') {
+    fail(
+      'FORECAST_BAD_ORIGIN',
+      table,
+      i,
+      'origin',
+      `origin ${quoteText(text)} ${ms.reason}; write the split's origin, e.g. 2024-01-31 or 2024-01-31T00:00:00Z`,
+      text,
+    );
+  }
+  return ms;
+}
+
+interface ModelEntry {
+  forecasts: ModelForecasts;
+  filled: Uint8Array;
+}
+
+function newModel(
+  table: ForecastTable,
+  i: number,
+  model: string,
+  size: number,
+  levels: number[],
+  sampleCount: number,
+): ModelEntry {
+  if (typeof model !== 'string' || model.length === 0)
+    fail(
+      'FORECAST_BAD_MODEL',
+      table,
+      i,
+      'model',
+      `model ${quoteText(model)} is empty; name the model`,
+      model,
+    );
+  checkPrintable(table, i, 'model', model);
+  const K = levels.length;
+  return {
+    forecasts: {
+      model,
+      // A baseline name is allowed only for that baseline's own forecasts (as `asof baselines` writes
+      // them): scorePanel checks them against its own and refuses the file when they differ.
+      baseline: (BASELINE_MODELS as readonly string[]).includes(model),
+      point: new Float64Array(size).fill(Number.NaN),
+      quantileLevels: K ? levels : null,
+      quantiles: K ? new Float64Array(size * K) : null,
+      sampleCount,
+      samples: sampleCount ? new Float64Array(size * sampleCount) : null,
+    },
+    filled: new Uint8Array(size),
+  };
+}
+
+/**
+ * Checks a forecasts table against the task set and lays each model's values onto the panel.
+ * Rejects, naming file, row, field and value: an empty table, model names and series ids with control
+ * characters, unknown series, origins that are not calendar-valid zoned instants or dates or that the split
+ * does not have for that series, steps outside 1…H, non-finite values (point, quantile or sample), values ≤ 0
+ * for a series that is positive throughout (positiveSeries: they have no log return), duplicate (model,
+ * series, origin, step) rows, crossing quantiles; then any (series, origin, step) a model left out.
+ * Each distinct model, series and origin text is checked once (text columns are dictionary-coded).
+ */
+export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): ModelForecasts[] {
+  const { quantiles, samples } = probabilisticColumns(table);
+  const K = quantiles.length;
+  const M = samples.length;
+  const levels = quantiles.map((q) => q.level);
+  const model = codedText(table.model);
+  const series = codedText(table.series_id);
+  const origin = codedText(table.origin);
+  const n = model.codes.length;
+  if (n === 0) {
+    throw new InputError(
+      'FORECAST_EMPTY',
+      `${table.source}: no forecast rows; a forecasts file has one row per (model, series_id, origin, step) of the split`,
+      { context: { file: table.source } },
+    );
+  }
   const positive = positiveSeries(panel);
-  const n = table.model.length;
   const size = panel.actual.length;
-  let lastOriginText = '';
+  const entries: (ModelEntry | undefined)[] = new Array(model.dictionary.length);
+  const order: ModelEntry[] = [];
+  // Per distinct text: the panel series (-1: not looked up yet) and the origin instant (NaN: not parsed yet).
+  const seriesOf = new Int32Array(series.dictionary.length).fill(-1);
+  const originMs = new Float64Array(origin.dictionary.length).fill(Number.NaN);
   let lastSeries = -1;
+  let lastOriginCode = -1;
   let lastOrigin = -1;
   for (let i = 0; i < n; i++) {
-    const model = table.model[i];
-    let entry = models.get(model);
+    const mc = model.codes[i];
+    let entry = entries[mc];
     if (entry === undefined) {
-      if (typeof model !== 'string' || model.length === 0)
+      entry = newModel(table, i, model.dictionary[mc], size, levels, M);
+      entries[mc] = entry;
+      order.push(entry);
+    }
+    const sc = series.codes[i];
+    const seriesId = series.dictionary[sc];
+    let s = seriesOf[sc];
+    if (s < 0) {
+      checkPrintable(table, i, 'series_id', seriesId);
+      const found = panel.seriesIndex.get(seriesId);
+      if (found === undefined) {
         fail(
-          'FORECAST_BAD_MODEL',
+          'FORECAST_UNKNOWN_SERIES',
           table,
           i,
-          `model ${JSON.stringify(model)} is empty; name the model`,
-          model,
+          'series_id',
+          `series_id ${quoteText(seriesId)} is not in the split's task set; forecast only evaluation series`,
+          seriesId,
         );
-      entry = {
-        forecasts: {
-          model,
-          // A baseline name is allowed only for that baseline's own forecasts (as `asof baselines` writes
-          // them): scorePanel checks them against its own and refuses the file when they differ.
-          baseline: (BASELINE_MODELS as readonly string[]).includes(model),
-          point: new Float64Array(size).fill(Number.NaN),
-          quantileLevels: K ? quantiles.map((q) => q.level) : null,
-          quantiles: K ? new Float64Array(size * K) : null,
-          sampleCount: M,
-          samples: M ? new Float64Array(size * M) : null,
-        },
-        filled: new Uint8Array(size),
-      };
-      models.set(model, entry);
+      }
+      s = found;
+      seriesOf[sc] = s;
     }
-    const seriesId = table.series_id[i];
-    const s = panel.seriesIndex.get(seriesId);
-    if (s === undefined) {
-      fail(
-        'FORECAST_UNKNOWN_SERIES',
-        table,
-        i,
-        `series_id ${JSON.stringify(seriesId)} is not in the split's task set; forecast only evaluation series`,
-        seriesId,
-      );
-    }
-    const originText = table.origin[i];
-    let o: number | undefined;
-    if (s === lastSeries && originText === lastOriginText) o = lastOrigin;
+    const oc = origin.codes[i];
+    const originText = origin.dictionary[oc];
+    let o: number;
+    if (s === lastSeries && oc === lastOriginCode) o = lastOrigin;
     else {
-      o = panel.originKey.get(
-        originKeyOf(
-          s,
-          parseInstant(
-            originText,
-            `${table.source} row ${table.rowNumbers ? table.rowNumbers[i] : table.firstRow + i}`,
-          ),
-        ),
-      );
-      if (o === undefined) {
+      let ms = originMs[oc];
+      if (Number.isNaN(ms)) {
+        ms = originTimeOf(table, i, originText);
+        originMs[oc] = ms;
+      }
+      const found = panel.originKey.get(originKeyOf(s, ms));
+      if (found === undefined) {
         fail(
           'FORECAST_UNKNOWN_ORIGIN',
           table,
           i,
-          `origin ${JSON.stringify(originText)} is not an origin of ${seriesId} in the split; use the split's origins`,
+          'origin',
+          `origin ${quoteText(originText)} is not an origin of ${seriesId} in the split; use the split's origins`,
           originText,
         );
       }
+      o = found;
       lastSeries = s;
-      lastOriginText = originText;
+      lastOriginCode = oc;
       lastOrigin = o;
     }
     const step = table.step[i];
@@ -216,66 +339,84 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
         'FORECAST_BAD_STEP',
         table,
         i,
+        'step',
         `step ${step} for ${seriesId} @ ${originText}; expected an integer 1…${panel.horizon[o]}`,
         step,
       );
     }
     const value = table.value[i];
     if (!Number.isFinite(value))
-      fail('FORECAST_NON_FINITE', table, i, `value ${value}; expected a finite number`, value);
+      fail('FORECAST_NON_FINITE', table, i, 'value', `value ${value}; expected a finite number`, value);
     if (positive[s] && value <= 0) notPositive(table, i, 'value', value, seriesId);
     const idx = panel.targetOffset[o] + step - 1;
+    const f = entry.forecasts;
     if (entry.filled[idx]) {
       fail(
         'FORECAST_DUPLICATE',
         table,
         i,
-        `duplicate row for model ${model}, ${seriesId} @ ${originText} step ${step}; keep one`,
-        `${model}|${seriesId}|${originText}|${step}`,
+        'step',
+        `duplicate row for model ${f.model}, ${seriesId} @ ${originText} step ${step}; keep one`,
+        `${f.model}|${seriesId}|${originText}|${step}`,
       );
     }
     entry.filled[idx] = 1;
-    const f = entry.forecasts;
     f.point[idx] = value;
-    if (K) {
-      let prev = Number.NEGATIVE_INFINITY;
-      for (let k = 0; k < K; k++) {
-        const q = quantiles[k].values[i];
-        if (!Number.isFinite(q))
-          fail('FORECAST_NON_FINITE', table, i, `${quantiles[k].name} is ${q}; expected a finite number`, q);
-        if (positive[s] && q <= 0) notPositive(table, i, quantiles[k].name, q, seriesId);
-        if (q < prev) {
-          fail(
-            'FORECAST_CROSSING_QUANTILES',
-            table,
-            i,
-            `${quantiles[k].name} = ${q} is below ${quantiles[k - 1].name} = ${prev}; quantiles must not decrease with the level`,
-            q,
-          );
-        }
-        prev = q;
-        f.quantiles![idx * K + k] = q;
-      }
-    }
-    if (M) {
-      for (let k = 0; k < M; k++) {
-        const x = table.samples[k].values[i];
-        if (!Number.isFinite(x))
-          fail(
-            'FORECAST_NON_FINITE',
-            table,
-            i,
-            `${table.samples[k].name} is ${x}; expected a finite number`,
-            x,
-          );
-        if (positive[s] && x <= 0) notPositive(table, i, table.samples[k].name, x, seriesId);
-        f.samples![idx * M + k] = x;
-      }
-    }
+    if (K) layQuantiles(table, i, quantiles, positive[s] === 1, seriesId, f.quantiles!, idx * K);
+    if (M) laySamples(table, i, samples, positive[s] === 1, seriesId, f.samples!, idx * M);
   }
-  for (const { forecasts, filled } of models.values())
-    checkComplete(panel, table.source, forecasts.model, filled);
-  return [...models.values()].map((e) => e.forecasts);
+  for (const { forecasts, filled } of order) checkComplete(panel, table.source, forecasts.model, filled);
+  return order.map((e) => e.forecasts);
+}
+
+function layQuantiles(
+  table: ForecastTable,
+  i: number,
+  quantiles: ForecastTable['quantiles'],
+  positive: boolean,
+  seriesId: string,
+  out: Float64Array,
+  at: number,
+): void {
+  let prev = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < quantiles.length; k++) {
+    const { name } = quantiles[k];
+    const q = quantiles[k].values[i];
+    if (!Number.isFinite(q))
+      fail('FORECAST_NON_FINITE', table, i, name, `${name} is ${q}; expected a finite number`, q);
+    if (positive && q <= 0) notPositive(table, i, name, q, seriesId);
+    if (q < prev) {
+      fail(
+        'FORECAST_CROSSING_QUANTILES',
+        table,
+        i,
+        name,
+        `${name} = ${q} is below ${quantiles[k - 1].name} = ${prev}; quantiles must not decrease with the level`,
+        q,
+      );
+    }
+    prev = q;
+    out[at + k] = q;
+  }
+}
+
+function laySamples(
+  table: ForecastTable,
+  i: number,
+  samples: ForecastTable['samples'],
+  positive: boolean,
+  seriesId: string,
+  out: Float64Array,
+  at: number,
+): void {
+  for (let k = 0; k < samples.length; k++) {
+    const { name } = samples[k];
+    const x = samples[k].values[i];
+    if (!Number.isFinite(x))
+      fail('FORECAST_NON_FINITE', table, i, name, `${name} is ${x}; expected a finite number`, x);
+    if (positive && x <= 0) notPositive(table, i, name, x, seriesId);
+    out[at + k] = x;
+  }
 }
 
 /** Every model must forecast every step of every origin: models are compared on the same points. */

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { instantOf } from './parse-instant.ts';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: names must not contain control characters
+const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f]+$/;
+const NO_CONTROL = 'contains a control character (U+0000–U+001F, U+007F–U+009F); use printable characters';
+// A date, or a time of day with a zone (Z or ±hh:mm); instantOf also checks the day exists in its month.
+const ISO_ORIGIN = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}(:?\d{2})?))?$/;
 
 /**
  * One row of a forecasts file (CSV or Parquet). Quantile columns are `q<level>` (e.g. q0.05 … q0.95) and
@@ -10,11 +17,25 @@ export const ForecastFileRow = z
     model: z
       .string()
       .min(1)
+      .regex(PRINTABLE, NO_CONTROL)
       .describe(
-        "model name; 'random_walk', 'drift', 'seasonal_naive' name the scorer's own baselines: a submitted model with such a name must equal that baseline (e.g. the output of asof baselines), else it is refused",
+        "model name (no control characters); 'random_walk', 'drift', 'seasonal_naive' name the scorer's own baselines: a submitted model with such a name must equal that baseline (e.g. the output of asof baselines), else it is refused",
       ),
-    series_id: z.string().min(1).describe("an evaluation series of the split's task set"),
-    origin: z.string().describe('an origin of that series in the split (ISO instant or date)'),
+    series_id: z
+      .string()
+      .min(1)
+      .regex(PRINTABLE, NO_CONTROL)
+      .describe("an evaluation series of the split's task set; no control characters"),
+    origin: z
+      .string()
+      .regex(ISO_ORIGIN, 'expected an ISO date (2024-01-31) or an instant with a zone (2024-01-31T00:00:00Z)')
+      .refine((t) => typeof instantOf(t) === 'number', {
+        error: (iss) =>
+          `${JSON.stringify(iss.input)} is not a calendar date (e.g. 2020-04-31); write a real day`,
+      })
+      .describe(
+        'an origin of that series in the split: an ISO date (00:00 UTC) or an instant with a zone (Z or ±hh:mm); the day must exist in its month',
+      ),
     step: z.number().int().min(1).describe('1 … H steps after the origin'),
     value: z
       .number()

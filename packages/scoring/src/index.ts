@@ -3,11 +3,13 @@
 // Scoring pipeline (issue 9): input contract, baselines, assembly, results
 export {
   alignForecasts,
+  type CodedText,
   type ForecastTable,
   forecastRowsToTable,
   isSampleColumn,
   type ModelForecasts,
   quantileLevelOf,
+  type TextColumn,
 } from './align-forecasts.ts';
 export {
   buildEvaluationPanel,
@@ -17,6 +19,7 @@ export {
   panelFromColumns,
   type TargetColumns,
 } from './build-evaluation-panel.ts';
+export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {
   baselinePath,
@@ -80,8 +83,9 @@ export {
 } from './metrics/topk-drop-backtest.ts';
 export { type Verdict, verdictVsRandomWalk } from './metrics/verdict-vs-random-walk.ts';
 export { normalQuantile } from './normal-quantile.ts';
-export { parseCsv } from './parse-csv.ts';
-export { readForecasts } from './read-forecasts.ts';
+export { CsvParser, parseCsv, streamCsvFile } from './parse-csv.ts';
+export { instantOf, parseInstant } from './parse-instant.ts';
+export { checkForecastsReadable, type ForecastsFormat, readForecasts } from './read-forecasts.ts';
 export { readParquetColumns } from './read-parquet-columns.ts';
 export {
   instantText,
@@ -90,6 +94,7 @@ export {
   readTasksTable,
   type SplitData,
   type SplitLoader,
+  type TableFiles,
 } from './read-split-tables.ts';
 export { renderLeaderboard } from './render-leaderboard.ts';
 export {

@@ -1,34 +1,149 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, type Stats, statSync } from 'node:fs';
 import { InputError } from '@asof/schema';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetSchema } from 'hyparquet';
 import { type ForecastTable, isSampleColumn, quantileLevelOf } from './align-forecasts.ts';
-import { parseCsv } from './parse-csv.ts';
+import { CodedTextColumn, Float64Column } from './growable-columns.ts';
+import { checkFieldCount, streamCsvFile } from './parse-csv.ts';
+import { nameText } from './quote-text.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
-import { instantText } from './read-split-tables.ts';
 
 const REQUIRED = ['model', 'series_id', 'origin', 'step', 'value'] as const;
+const COLUMNS_HINT = `${REQUIRED.join(', ')} (+ optional q0.05… or s1…sN)`;
+
+export type ForecastsFormat = 'csv' | 'parquet';
+
+/**
+ * Cheap checks of a forecasts file, for a command to run before its minutes of work: the path is a
+ * regular file with a known extension (.csv, .parquet), its header (CSV) or schema (Parquet) has the
+ * forecasts columns, and it holds at least one row. Reads only the first rows (CSV) or the footer
+ * (Parquet). Throws InputError naming the path; values are checked later, by readForecasts + alignForecasts.
+ */
+export async function checkForecastsReadable(
+  path: string,
+): Promise<{ format: ForecastsFormat; columns: string[] }> {
+  checkIsFile(path);
+  const format = formatOf(path);
+  if (format === 'parquet') {
+    const { columns, rows } = await parquetFooter(path);
+    checkHeader(path, columns);
+    if (rows === 0) throw headerOnly(path, 'has a schema but 0 rows');
+    return { format, columns };
+  }
+  let header: string[] | null = null;
+  let rows = 0;
+  await streamCsvFile(path, (fields, line) => {
+    if (header === null) {
+      header = fields.map((h) => h.trim());
+      checkHeader(path, header);
+      return true;
+    }
+    checkFieldCount(path, header, fields, line);
+    rows++;
+    return false;
+  });
+  if (header === null) throw emptyFile(path);
+  if (rows === 0) throw headerOnly(path, 'has a header line but no rows');
+  return { format, columns: header };
+}
 
 /**
  * Reads a forecasts file (`.csv` or `.parquet`) into columns: model, series_id, origin, step, value, and
- * optional quantile columns `q0.05`… or sample columns `s1`…`sN`. Checks the header here; values are
- * checked against the task set by `alignForecasts`, which names the file row of any bad value.
+ * optional quantile columns `q0.05`… or sample columns `s1`…`sN`. A CSV is streamed (a file of any size;
+ * numbers go straight into typed arrays, text columns are dictionary-coded). Checks the path, the header
+ * and that there are rows here; values are checked against the task set by `alignForecasts`, which names
+ * the file row of any bad value.
  */
 export async function readForecasts(path: string): Promise<ForecastTable> {
-  if (/\.parquet$/i.test(path)) return readParquetForecasts(path);
-  if (/\.csv$/i.test(path)) return readCsvForecasts(path);
+  checkIsFile(path);
+  return formatOf(path) === 'parquet' ? readParquetForecasts(path) : readCsvForecasts(path);
+}
+
+function formatOf(path: string): ForecastsFormat {
+  if (/\.parquet$/i.test(path)) return 'parquet';
+  if (/\.csv$/i.test(path)) return 'csv';
   throw new InputError(
     'FORECAST_FORMAT',
-    `${path}: unknown forecasts format; expected a .csv or .parquet file`,
+    `${path}: unknown forecasts format; expected a .csv or .parquet file (the format is taken from the extension)`,
     { context: { file: path } },
   );
 }
 
-function checkHeader(path: string, header: string[]): void {
+function checkIsFile(path: string): void {
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new InputError(
+        'FORECAST_NOT_FOUND',
+        `${path}: no such forecasts file; check the path (a .csv or .parquet file written by your model or by asof baselines)`,
+        { context: { file: path }, cause },
+      );
+    }
+    throw new InputError(
+      'FORECAST_UNREADABLE',
+      `${path}: cannot read the forecasts file (${code ?? (cause as Error).message}); check its permissions`,
+      { context: { file: path }, cause },
+    );
+  }
+  if (stats.isDirectory()) {
+    let inside: string[] = [];
+    try {
+      inside = readdirSync(path).filter((f) => /\.(csv|parquet)$/i.test(f));
+    } catch {
+      // An unlistable folder gets the hint without examples.
+    }
+    const examples = inside.length
+      ? ` it holds ${inside.slice(0, 3).map(nameText).join(', ')}${inside.length > 3 ? ', …' : ''}`
+      : '';
+    throw new InputError(
+      'FORECAST_NOT_A_FILE',
+      `${path}: is a folder, not a forecasts file; pass the .csv or .parquet file itself${examples ? ` (${examples.trim()})` : ''}`,
+      { context: { file: path } },
+    );
+  }
+  if (!stats.isFile()) {
+    throw new InputError(
+      'FORECAST_NOT_A_FILE',
+      `${path}: is not a regular file; pass a .csv or .parquet forecasts file`,
+      { context: { file: path } },
+    );
+  }
+}
+
+function emptyFile(path: string): InputError {
+  return new InputError(
+    'FORECAST_EMPTY',
+    `${path}: empty file; a forecasts file has the header ${REQUIRED.join(',')} and one row per (model, series_id, origin, step)`,
+    { context: { file: path } },
+  );
+}
+
+function headerOnly(path: string, what: string): InputError {
+  return new InputError(
+    'FORECAST_EMPTY',
+    `${path}: ${what}; a forecasts file has one row per (model, series_id, origin, step) of the split`,
+    { context: { file: path } },
+  );
+}
+
+function checkHeader(path: string, header: readonly string[]): void {
+  const list = (names: readonly string[]) => names.map(nameText).join(', ');
   const missing = REQUIRED.filter((c) => !header.includes(c));
   if (missing.length) {
     throw new InputError(
       'FORECAST_MISSING_COLUMN',
-      `${path}: missing column(s) ${missing.join(', ')}; a forecasts file has ${REQUIRED.join(', ')} (+ optional q0.05… or s1…sN)`,
+      `${path}: missing column(s) ${missing.join(', ')}; a forecasts file has ${COLUMNS_HINT}`,
       { context: { file: path, value: header } },
+    );
+  }
+  const repeated = header.filter((c, i) => header.indexOf(c) !== i);
+  if (repeated.length) {
+    throw new InputError(
+      'FORECAST_DUPLICATE_COLUMN',
+      `${path}: column(s) ${list([...new Set(repeated)])} appear more than once; keep one of each`,
+      { context: { file: path, value: repeated } },
     );
   }
   const unknown = header.filter(
@@ -37,7 +152,7 @@ function checkHeader(path: string, header: string[]): void {
   if (unknown.length) {
     throw new InputError(
       'FORECAST_UNKNOWN_COLUMN',
-      `${path}: unknown column(s) ${unknown.join(', ')}; allowed: ${REQUIRED.join(', ')}, q<level> (e.g. q0.05), s1…sN`,
+      `${path}: unknown column(s) ${list(unknown)}; allowed: ${REQUIRED.join(', ')}, q<level> (e.g. q0.05), s1…sN`,
       { context: { file: path, value: unknown } },
     );
   }
@@ -55,76 +170,160 @@ function checkHeader(path: string, header: string[]): void {
 
 /** Empty text is NaN (rejected later as a missing value), not 0 as Number('') would give. */
 function toNumber(text: string): number {
-  const t = text.trim();
-  return t === '' ? Number.NaN : Number(t);
+  const v = Number(text);
+  return v === 0 && text.trim() === '' ? Number.NaN : v;
 }
 
-function assemble(
-  path: string,
-  header: string[],
-  column: (name: string) => unknown[],
-  firstRow: number,
-  text: (v: unknown) => string,
-  num: (v: unknown) => number,
-  originText?: (v: unknown) => string,
-): ForecastTable {
+function sortedSamples(header: readonly string[]): string[] {
+  return header.filter(isSampleColumn).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+}
+
+/** The columns of a CSV forecasts file being streamed in: typed arrays and dictionary-coded text. */
+class CsvForecastColumns {
+  private readonly model = new CodedTextColumn();
+  private readonly seriesId = new CodedTextColumn();
+  private readonly origin = new CodedTextColumn();
+  private readonly step = new Float64Column();
+  private readonly value = new Float64Column();
+  private readonly extra: { name: string; level: number | null; at: number; values: Float64Column }[];
+  private readonly at: Record<(typeof REQUIRED)[number], number>;
+  /** The line of each row, kept only once a row does not start on line 2 + its index. */
+  private lines: Float64Column | null = null;
+  rows = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly header: string[],
+  ) {
+    checkHeader(path, header);
+    this.at = Object.fromEntries(REQUIRED.map((c) => [c, header.indexOf(c)])) as typeof this.at;
+    this.extra = [...header.filter((c) => quantileLevelOf(c) !== null), ...sortedSamples(header)].map(
+      (name) => ({
+        name,
+        level: quantileLevelOf(name),
+        at: header.indexOf(name),
+        values: new Float64Column(),
+      }),
+    );
+  }
+
+  add(fields: string[], line: number): void {
+    checkFieldCount(this.path, this.header, fields, line);
+    const row = this.rows++;
+    if (this.lines !== null) this.lines.push(line);
+    else if (line !== row + 2) {
+      this.lines = new Float64Column();
+      for (let r = 0; r < row; r++) this.lines.push(r + 2);
+      this.lines.push(line);
+    }
+    const at = this.at;
+    this.model.push(fields[at.model]);
+    this.seriesId.push(fields[at.series_id]);
+    this.origin.push(fields[at.origin]);
+    this.step.push(toNumber(fields[at.step]));
+    this.value.push(toNumber(fields[at.value]));
+    for (const x of this.extra) x.values.push(toNumber(fields[x.at]));
+  }
+
+  finish(): ForecastTable {
+    const quantiles: ForecastTable['quantiles'] = [];
+    const samples: ForecastTable['samples'] = [];
+    for (const x of this.extra) {
+      if (x.level === null) samples.push({ name: x.name, values: x.values.finish() });
+      else quantiles.push({ name: x.name, level: x.level, values: x.values.finish() });
+    }
+    return {
+      source: this.path,
+      model: this.model.finish(),
+      series_id: this.seriesId.finish(),
+      origin: this.origin.finish(),
+      step: this.step.finish(),
+      value: this.value.finish(),
+      quantiles,
+      samples,
+      // Row numbers in messages are the line a row starts on (the header is line 1).
+      firstRow: 2,
+      rowNumbers: this.lines?.finish(),
+    };
+  }
+}
+
+async function readCsvForecasts(path: string): Promise<ForecastTable> {
+  let columns: CsvForecastColumns | null = null;
+  await streamCsvFile(path, (fields, line) => {
+    if (columns === null)
+      columns = new CsvForecastColumns(
+        path,
+        fields.map((h) => h.trim()),
+      );
+    else columns.add(fields, line);
+    return true;
+  });
+  const read = columns as CsvForecastColumns | null;
+  if (read === null) throw emptyFile(path);
+  if (read.rows === 0) throw headerOnly(path, 'has a header line but no rows');
+  return read.finish();
+}
+
+async function parquetFooter(path: string): Promise<{ columns: string[]; rows: number }> {
+  try {
+    const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+    return {
+      columns: parquetSchema(metadata).children.map((c) => c.element.name),
+      rows: Number(metadata.num_rows),
+    };
+  } catch (cause) {
+    throw new InputError(
+      'PARQUET_UNREADABLE',
+      `${path}: not a readable Parquet file (${(cause as Error).message}); write forecasts as CSV or Parquet`,
+      { context: { file: path }, cause },
+    );
+  }
+}
+
+async function readParquetForecasts(path: string): Promise<ForecastTable> {
+  // Column-wise read: a 17M-row file must not become 17M row objects.
+  const { rows, columns } = await readParquetColumns(path);
+  const header = Object.keys(columns);
   checkHeader(path, header);
-  const nums = (name: string) => Float64Array.from(column(name), num);
+  if (rows === 0) throw headerOnly(path, 'has a schema but 0 rows');
+  const coded = (name: string, key: (v: unknown) => unknown, text: (k: unknown) => string) => {
+    const out = new CodedTextColumn();
+    const values = columns[name];
+    for (let i = 0; i < values.length; i++) out.push(key(values[i]), text);
+    return out.finish();
+  };
+  const nums = (name: string) => Float64Array.from(columns[name], parquetNumber);
   return {
     source: path,
-    model: column('model').map(text),
-    series_id: column('series_id').map(text),
-    origin: column('origin').map(originText ?? text),
+    model: coded('model', parquetText, String),
+    series_id: coded('series_id', parquetText, String),
+    origin: coded('origin', originKey, originText),
     step: nums('step'),
     value: nums('value'),
     quantiles: header
       .filter((c) => quantileLevelOf(c) !== null)
       .map((name) => ({ name, level: quantileLevelOf(name)!, values: nums(name) })),
-    samples: header
-      .filter(isSampleColumn)
-      .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
-      .map((name) => ({ name, values: nums(name) })),
-    firstRow,
+    samples: sortedSamples(header).map((name) => ({ name, values: nums(name) })),
+    firstRow: 1,
   };
-}
-
-function readCsvForecasts(path: string): ForecastTable {
-  const { header, columns, lines } = parseCsv(readFileSync(path, 'utf8'), path);
-  // Row numbers in messages are the line a row starts on (the header is line 1).
-  const table = assemble(
-    path,
-    header,
-    (name) => columns[header.indexOf(name)],
-    2,
-    (v) => String(v),
-    (v) => toNumber(String(v)),
-  );
-  table.rowNumbers = lines;
-  return table;
-}
-
-async function readParquetForecasts(path: string): Promise<ForecastTable> {
-  // Column-wise read: a 17M-row file must not become 17M row objects.
-  const { columns } = await readParquetColumns(path);
-  const header = Object.keys(columns);
-  return assemble(
-    path,
-    header,
-    (name) => Array.from(columns[name]),
-    1,
-    parquetText,
-    parquetNumber,
-    parquetOrigin,
-  );
 }
 
 function parquetText(v: unknown): string {
   return v === null || v === undefined ? '' : String(v);
 }
 
-/** Parquet timestamps arrive as Date, raw INT64 instants as epoch-µs bigint; origins compare as instants. */
-function parquetOrigin(v: unknown): string {
-  return v === null || v === undefined ? '' : instantText(v);
+/** Parquet timestamps arrive as Date, raw INT64 instants as epoch-µs bigint: both key on epoch ms. */
+function originKey(v: unknown): unknown {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'bigint') return Number(v / 1000n);
+  return parquetText(v);
+}
+
+function originText(key: unknown): string {
+  if (typeof key !== 'number') return String(key);
+  // An invalid timestamp becomes text the origin check refuses (toISOString would throw).
+  return Number.isFinite(key) ? new Date(key).toISOString() : 'Invalid Date';
 }
 
 function parquetNumber(v: unknown): number {

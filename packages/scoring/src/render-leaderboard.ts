@@ -1,3 +1,4 @@
+import { escapeMarkdown as md } from './escape-markdown.ts';
 import type { RankBlock, ScoringResults } from './results-schema.ts';
 
 function fmt(x: number | null | undefined, digits = 4): string {
@@ -5,21 +6,26 @@ function fmt(x: number | null | undefined, digits = 4): string {
   return Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(2) : x.toFixed(digits);
 }
 
+/** An identifier in a code span, or escaped text when it could close the span. */
+function code(text: string): string {
+  return /^[\w.:@/-]+$/.test(text) ? `\`${text}\`` : md(text);
+}
+
+/** A GFM table. Cells are Markdown already: text from users goes in through md(). */
 function table(header: string[], rows: string[][]): string {
-  const esc = (c: string) => c.replace(/\|/g, '\\|');
   return [
-    `| ${header.map(esc).join(' | ')} |`,
+    `| ${header.join(' | ')} |`,
     `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
 }
 
 function rankTable(block: RankBlock, baselines: Set<string>): string {
   return table(
-    ['#', 'model', ...block.aspects.map((a) => `${a} rank (K)`), 'overall'],
+    ['#', 'model', ...block.aspects.map((a) => `${md(a)} rank (K)`), 'overall'],
     block.models.map((m) => [
       String(m.position),
-      baselines.has(m.model) ? `${m.model} (baseline)` : m.model,
+      baselines.has(m.model) ? `${md(m.model)} (baseline)` : md(m.model),
       ...block.aspects.map((a) =>
         a in m.aspect_rank ? `${fmt(m.aspect_rank[a], 1)} (${fmt(m.aspect_k[a], 2)})` : '–',
       ),
@@ -30,12 +36,12 @@ function rankTable(block: RankBlock, baselines: Set<string>): string {
 
 function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   const rows = Object.entries(blocks).map(([group, b]) => [
-    group,
+    md(group),
     b.models
       .filter((m) => m.position === 1)
-      .map((m) => m.model)
+      .map((m) => md(m.model))
       .join(', ') || '–',
-    b.models.map((m) => `${m.model} ${m.position}`).join(' · '),
+    b.models.map((m) => `${md(m.model)} ${m.position}`).join(' · '),
   ]);
   return `### By ${title}\n\n${table([title, 'first', 'positions'], rows)}`;
 }
@@ -50,11 +56,11 @@ export function renderLeaderboard(results: ScoringResults): string {
   const out: string[] = [];
   out.push('# asof leaderboard\n');
   out.push(
-    `dataset \`${results.dataset_id ?? 'in-memory'}\` · scorer ${results.scorer.name} ${results.scorer.version} · config \`${results.config_sha256.slice(0, 12)}\`\n`,
+    `dataset ${code(results.dataset_id ?? 'in-memory')} · scorer ${code(results.scorer.name)} ${code(results.scorer.version)} · config ${code(results.config_sha256.slice(0, 12))}\n`,
   );
   out.push(
     `${results.origins.series} series, ${results.origins.origins} origins, ${results.origins.points} evaluation points; ` +
-      `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${results.origins.overlap_reason}).\n`,
+      `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${md(results.origins.overlap_reason)}).\n`,
   );
   out.push(
     '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
@@ -62,7 +68,7 @@ export function renderLeaderboard(results: ScoringResults): string {
   out.push(`${rankTable(results.ranks.overall, baselines)}\n`);
   out.push('## Verdicts against the random walk (Diebold–Mariano, HLN; all origins pooled)\n');
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
-  if (results.verdicts.status === 'refused') out.push(`**Refused.** ${results.verdicts.reason}\n`);
+  if (results.verdicts.status === 'refused') out.push(`**Refused.** ${md(results.verdicts.reason ?? '')}\n`);
   else {
     out.push(
       `${table(
@@ -77,14 +83,14 @@ export function renderLeaderboard(results: ScoringResults): string {
           'verdict',
         ],
         pooled.map((r) => [
-          r.model,
+          md(r.model),
           String(r.n),
           fmt(r.squared_error?.p_model_better),
           fmt(r.crps?.p_model_better),
           fmt(r.squared_error?.p_model_worse),
           fmt(r.crps?.p_model_worse),
-          r.crps_approximate ? `${r.crps_kind}*` : r.crps_kind,
-          r.verdict ?? `n/a${r.note ? ` (${r.note})` : ''}`,
+          r.crps_approximate ? `${r.crps_kind}\\*` : r.crps_kind,
+          r.verdict ?? `n/a${r.note ? ` (${md(r.note)})` : ''}`,
         ]),
       )}\n`,
     );
@@ -111,8 +117,8 @@ export function renderLeaderboard(results: ScoringResults): string {
   out.push(`- A baseline leads ${wins.length} headline (unit, metric) cell(s)${wins.length ? ':' : '.'}`);
   for (const w of wins) {
     out.push(
-      `  - ${w.unit} — ${w.metric}: ${w.leaders.join(', ')} ${fmt(w.value)}` +
-        (w.best_submitted ? ` (best submitted: ${w.best_submitted} ${fmt(w.best_submitted_value)})` : ''),
+      `  - ${md(w.unit)} — ${md(w.metric)}: ${w.leaders.map(md).join(', ')} ${fmt(w.value)}` +
+        (w.best_submitted ? ` (best submitted: ${md(w.best_submitted)} ${fmt(w.best_submitted_value)})` : ''),
     );
   }
   return `${out.join('\n')}\n`;

@@ -30,6 +30,20 @@ describe('JSON schemas', () => {
     ).toBe(false);
   });
 
+  it('ForecastFileRow refuses control characters in names and origins that are not real zoned instants', () => {
+    const row = { model: 'm', series_id: 'a', origin: '2024-01-02T00:00:00Z', step: 1, value: 1 };
+    expect(ForecastFileRow.safeParse(row).success).toBe(true);
+    for (const bad of [
+      { model: 'm\u001b[31m' },
+      { series_id: 'a\u0085' },
+      { origin: '2020-04-31' },
+      { origin: '2020-02-30T00:00:00Z' },
+      { origin: '2024-01-02T00:00:00' },
+    ]) {
+      expect(ForecastFileRow.safeParse({ ...row, ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
   it('resultsJsonSchema is a JSON Schema of the results document', () => {
     const s = resultsJsonSchema() as { type: string; required: string[]; $id: string };
     expect(s.$id).toBe('https://asof.dev/schemas/results.schema.json');
