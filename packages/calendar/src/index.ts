@@ -1,4 +1,5 @@
 export * from './fast-zone.ts';
 export * from './iso-day.ts';
+export * from './strict-dates.ts';
 export * from './us-exchange-calendar.ts';
 export * from './zoned-micros.ts';

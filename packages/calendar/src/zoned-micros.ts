@@ -1,30 +1,21 @@
 import { InputError } from '@asof/schema';
 import { TZDate } from '@date-fns/tz';
+import { badDateMessage, isoInstantProblem } from './strict-dates.ts';
 
 /** Epoch microseconds. A JS double holds them exactly up to 2^53 µs (year 2255). */
 export type Micros = number;
 
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INSTANT_PARTS =
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)$/;
 const TIME_RE = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/;
 
 /** Parses `YYYY-MM-DD` into [year, month(1-12), day], rejecting impossible dates such as 2023-02-30. */
 export function parseIsoDate(date: string, where = 'date'): [number, number, number] {
-  const m = DATE_RE.exec(date);
-  if (!m) {
-    throw new InputError('BAD_DATE', `${where}: expected a date as YYYY-MM-DD, got ${JSON.stringify(date)}`, {
-      context: { where, value: date },
-    });
+  const message = badDateMessage(date);
+  if (message !== null) {
+    throw new InputError('BAD_DATE', `${where}: ${message}`, { context: { where, value: date } });
   }
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  const probe = new Date(Date.UTC(y, mo - 1, d));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) {
-    throw new InputError('BAD_DATE', `${where}: ${date} is not a calendar date`, {
-      context: { where, value: date },
-    });
-  }
-  return [y, mo, d];
+  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
 }
 
 /**
@@ -59,21 +50,19 @@ export function microsToIso(us: Micros): string {
 
 /** Parses an ISO instant with an explicit zone (Z or ±HH:MM) into epoch microseconds; naive times are refused. */
 export function isoToMicros(iso: string, where = 'instant'): Micros {
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})$/.exec(iso);
-  if (!m) {
+  const problem = isoInstantProblem(iso);
+  const m = problem === null ? INSTANT_PARTS.exec(iso) : null;
+  if (m === null) {
     throw new InputError(
       'BAD_INSTANT',
-      `${where}: expected an ISO-8601 instant with a zone (…Z or …+HH:MM), got ${JSON.stringify(iso)}`,
+      `${where}: expected an ISO-8601 instant with a zone (…Z or …+HH:MM), got ${JSON.stringify(iso)} (${problem})`,
       { context: { where, value: iso } },
     );
   }
-  parseIsoDate(m[1], where);
-  const whole = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${m[4]}`);
-  if (Number.isNaN(whole)) {
-    throw new InputError('BAD_INSTANT', `${where}: ${iso} is not a valid instant`, {
-      context: { where, value: iso },
-    });
-  }
+  // Every field was range-checked above, so Date.parse has nothing left to roll over.
+  const z = m[4];
+  const zone = z === 'Z' ? z : `${z.slice(0, 3)}:${z.length === 3 ? '00' : z.slice(-2)}`;
+  const whole = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${zone}`);
   const frac = (m[3] ?? '').padEnd(6, '0').slice(0, 6);
   return whole * 1000 + Number(frac);
 }

@@ -6,4 +6,5 @@ export * from './json-schemas.ts';
 export * from './manifest.ts';
 export * from './observation.ts';
 export * from './pipeline-config.ts';
+export * from './raw-input-checks.ts';
 export * from './zod-issues.ts';
