@@ -7,24 +7,81 @@ function problem(input: unknown): string {
   if (r.success) return '';
   return zodInputError('PIPELINE_INVALID', 'p.json', r.error).message;
 }
+const EMBEDDED = { embedded: { real: {} } };
 
 describe('PipelineConfig', () => {
   it('fills defaults for a minimal pipeline', () => {
-    const c = PipelineConfig.parse({ name: 'x', sources: {} });
+    const c = PipelineConfig.parse({ name: 'x', sources: EMBEDDED });
     expect(c.eval_start).toBe('2020-01-01');
     expect(c.duckdb).toEqual({ threads: 2, memory_limit: '60%' });
   });
-
   it('names an unknown key and where it is', () => {
     expect(problem({ name: 'x', sources: { fred: { serie: ['GDP'] } } })).toMatch(
       /p\.json: sources\.fred: unknown key 'serie'/,
     );
   });
-
   it('refuses impossible dates and bad names', () => {
-    expect(problem({ name: 'x', eval_start: '2021-02-29', sources: {} })).toMatch(
+    expect(problem({ name: 'x', eval_start: '2021-02-29', sources: EMBEDDED })).toMatch(
       /eval_start: .*"2021-02-29"/,
     );
-    expect(problem({ name: 'Bad Name', sources: {} })).toMatch(/name: use lower-case letters/);
+    expect(problem({ name: 'Bad Name', sources: EMBEDDED })).toMatch(/name: use lower-case letters/);
+  });
+
+  it('refuses a pipeline without sources, in one line', () => {
+    const msg = problem({ name: 'x', sources: {} });
+    expect(msg).toBe(
+      'p.json: sources: no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, scale (see pipelines/default.json)',
+    );
+  });
+
+  it('refuses an empty synthetic date range', () => {
+    const syn = { seed: 1, start: '2020-02-01', end: '2020-01-01' };
+    expect(problem({ name: 'x', sources: { embedded: { synthetic: { ...syn, instruments: 1 } } } })).toBe(
+      'p.json: sources.embedded.synthetic.end: the range 2020-02-01 … 2020-01-01 is empty: end is before start; swap them or fix the typo',
+    );
+    expect(problem({ name: 'x', sources: { fred: { synthetic: { ...syn, count: 2 } } } })).toMatch(
+      /^p\.json: sources\.fred\.synthetic\.end: the range 2020-02-01 … 2020-01-01 is empty/,
+    );
+    expect(
+      problem({ name: 'x', sources: { fred: { synthetic: { ...syn, end: '2020-02-01', count: 2 } } } }),
+    ).toBe('');
+  });
+
+  it('validates duckdb.memory_limit the way DuckDB reads it, with a fix-it message', () => {
+    const mem = (memory_limit: string) => problem({ name: 'x', duckdb: { memory_limit }, sources: EMBEDDED });
+    for (const ok of [
+      '8GB',
+      '8 GB',
+      '512MB',
+      '512mb',
+      '2GiB',
+      '1.5GB',
+      '100000000 bytes',
+      '60%',
+      '100%',
+      '0.5%',
+    ])
+      expect(mem(ok), ok).toBe('');
+    expect(mem('8 gigs')).toBe(
+      `p.json: duckdb.memory_limit: "8 gigs" is not a size DuckDB understands; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
+    );
+    expect(mem('0%')).toMatch(
+      /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size like '8GB'/,
+    );
+    expect(mem('200%')).toMatch(/200% is not a share of memory/);
+    expect(mem('0GB')).toMatch(/0GB leaves DuckDB no memory/);
+    for (const bad of ['', 'GB', '8', '-1GB', '8GB ', '1e9B', '8 GBs']) expect(mem(bad), bad).not.toBe('');
+  });
+
+  it('takes allow_partial only with a FRED catalog run, and adds nothing to the resolved config when absent', () => {
+    expect(problem({ name: 'x', sources: { fred: { catalog: true, allow_partial: true } } })).toBe('');
+    expect(problem({ name: 'x', sources: { fred: { series: ['GDP'], allow_partial: true } } })).toBe(
+      'p.json: sources.fred.allow_partial: allow_partial applies to catalog runs only: set "catalog": true, or remove it',
+    );
+    // No default: the resolved config (and so every dataset_id) of pipelines without it is unchanged.
+    expect(PipelineConfig.parse({ name: 'x', sources: { fred: { catalog: true } } }).sources.fred).toEqual({
+      catalog: true,
+      offline: false,
+    });
   });
 });

@@ -23,6 +23,19 @@ const RealData = z
   })
   .strict();
 
+/** An empty date range is a typo, not a request for nothing: refuse end before start. */
+function startNotAfterEnd(ctx: z.core.ParsePayload<{ start: string; end: string }>): void {
+  const { start, end } = ctx.value;
+  if (start > end) {
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      path: ['end'],
+      message: `the range ${start} … ${end} is empty: end is before start; swap them or fix the typo`,
+    });
+  }
+}
+
 const Synthetic = z
   .object({
     seed: z.number().int().nonnegative().describe('seed of the counter-based PRNG'),
@@ -35,7 +48,8 @@ const Synthetic = z
       .max(100_000)
       .describe('daily OHLCV instruments (GBM, GARCH, regimes, jumps)'),
   })
-  .strict();
+  .strict()
+  .check(startNotAfterEnd);
 
 const Seed = z.number().int().nonnegative().describe('seed of the counter-based PRNG');
 const Tickers = z.array(z.string().regex(/^[A-Za-z0-9.\-^=]+$/, 'a ticker such as AAPL or BRK-B')).min(1);
@@ -77,13 +91,30 @@ export const FredSource = z
     raw_dir: z.string().optional().describe('offline replay of FRED API JSON responses and fredgraph CSVs'),
     cache_dir: z.string().optional(),
     offline: z.boolean().default(false),
+    allow_partial: z
+      .boolean()
+      .optional()
+      .describe(
+        'catalog runs: build from the series that succeeded when some failed (at most half); they are listed as warnings in the manifest',
+      ),
     synthetic: z
       .object({ seed: Seed, start: IsoDate, end: IsoDate, count: z.number().int().min(1).max(10_000) })
       .strict()
+      .check(startNotAfterEnd)
       .optional()
       .describe('synthetic ALFRED JSON with revisions, missing values and a release calendar'),
   })
-  .strict();
+  .strict()
+  .check((ctx) => {
+    if (ctx.value.allow_partial === true && !ctx.value.catalog) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['allow_partial'],
+        message: 'allow_partial applies to catalog runs only: set "catalog": true, or remove it',
+      });
+    }
+  });
 
 /** Daily prices: live Yahoo by symbol, offline raw files (Yahoo chart JSON, Stooq CSV), or synthetic Yahoo JSON. */
 export const PricesSource = z
@@ -146,6 +177,31 @@ export const EmbeddedSource = z
   })
   .strict();
 
+// What DuckDB's memory_limit takes (a size with a unit; checked against the pinned DuckDB), plus the share
+// of physical memory that @asof/duck turns into a size.
+const MEMORY_SIZE = /^(\d+(?:\.\d+)?)\s*(b|bytes?|kb|mb|gb|tb|kib|mib|gib|tib)$/i;
+const MEMORY_SHARE = /^(\d+(?:\.\d+)?)%$/;
+
+function checkMemoryLimit(ctx: z.core.ParsePayload<string>): void {
+  const v = ctx.value;
+  const size = MEMORY_SIZE.exec(v);
+  const share = MEMORY_SHARE.exec(v);
+  let problem: string | null = null;
+  if (share) {
+    const p = Number(share[1]);
+    if (!(p > 0 && p <= 100)) problem = `${v} is not a share of memory above 0% and at most 100%`;
+  } else if (size) {
+    if (!(Number(size[1]) > 0)) problem = `${v} leaves DuckDB no memory`;
+  } else problem = `${JSON.stringify(v)} is not a size DuckDB understands`;
+  if (problem !== null) {
+    ctx.issues.push({
+      code: 'custom',
+      input: v,
+      message: `${problem}; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
+    });
+  }
+}
+
 export const PipelineConfig = z
   .object({
     $schema: z.string().optional(),
@@ -157,6 +213,7 @@ export const PipelineConfig = z
         threads: z.number().int().min(1).max(256).default(2),
         memory_limit: z
           .string()
+          .check(checkMemoryLimit)
           .default('60%')
           .describe("DuckDB memory_limit: '8GB' or a share of RAM like '60%'"),
         temp_directory: z.string().optional().describe('where DuckDB spills when over the memory limit'),
@@ -177,7 +234,17 @@ export const PipelineConfig = z
         prices: PricesSource.optional(),
         scale: ScaleSource.optional(),
       })
-      .strict(),
+      .strict()
+      .check((ctx) => {
+        if (Object.values(ctx.value).every((v) => v === undefined)) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message:
+              'no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, scale (see pipelines/default.json)',
+          });
+        }
+      }),
   })
   .strict();
 export type PipelineConfig = z.infer<typeof PipelineConfig>;
