@@ -58,6 +58,11 @@ export interface HttpClientOptions {
   backoffMaxMs?: number;
   /** Uniform [0,1) source for the jitter; injectable for tests. */
   random?: () => number;
+  /**
+   * Appended to the message when a host cannot be reached at all (no network, DNS failure, connection
+   * refused): what the user can do instead, e.g. "rebuild from the cache with --offline". Never a secret.
+   */
+  unreachableHint?: string;
 }
 
 export interface HttpResponse {
@@ -158,9 +163,38 @@ function headerValue(
 
 type Attempt =
   | { kind: 'ok'; status: number; body: Buffer; contentType: string | null }
-  | { kind: 'retry'; reason: string; status?: number; minDelayMs?: number; cause?: unknown }
+  | {
+      kind: 'retry';
+      reason: string;
+      status?: number;
+      minDelayMs?: number;
+      cause?: unknown;
+      /** The connection never opened (DNS, refused, no route): the host or the network is down. */
+      unreachable?: string;
+    }
   | { kind: 'rate-limited'; status: number; reason: string; retryAfterMs?: number }
   | { kind: 'fatal'; code: string; status: number; reason: string };
+
+/** Socket errors that mean no connection was ever made: no network, no DNS answer, nothing listening. */
+const UNREACHABLE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'ECONNREFUSED',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
 
 function describeError(error: unknown): string {
   if (error instanceof Error) {
@@ -231,12 +265,24 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       raw = await response.body.arrayBuffer();
     } catch (error) {
       release();
+      const code = errorCode(error);
+      // A request undici refuses to send (a header value with a newline, say) fails the same way every
+      // time: no retry.
+      if (code === 'UND_ERR_INVALID_ARG') {
+        return {
+          kind: 'fatal',
+          code: 'HTTP_INVALID_REQUEST',
+          status: 0,
+          reason: `the request was not sent: ${describeError(error)}`,
+        };
+      }
       const name = error instanceof Error ? error.name : '';
       const reason =
         name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(describeError(error))
           ? `timed out after ${timeoutMs} ms`
           : describeError(error);
-      return { kind: 'retry', reason, cause: error };
+      const unreachable = code !== undefined && UNREACHABLE_CODES.has(code) ? code : undefined;
+      return { kind: 'retry', reason, cause: error, unreachable };
     }
     const status = response.statusCode;
     const contentType = headerValue(response.headers, 'content-type') ?? null;
@@ -297,7 +343,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const policy = policyFor(hostname);
     const slot = hostSlot(clock, policy.bucket ?? hostname, policy);
     const pauseMs = policy.rateLimitPauseMs ?? DEFAULT_PAUSE_MS;
-    let last: { reason: string; status?: number; cause?: unknown; rateLimited?: boolean } = {
+    let last: {
+      reason: string;
+      status?: number;
+      cause?: unknown;
+      rateLimited?: boolean;
+      unreachable?: string;
+    } = {
       reason: 'no attempt',
     };
 
@@ -340,7 +392,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         throw new HttpError(outcome.code, scrub(`GET ${stripped} failed: ${outcome.reason}`), {
           url: stripped,
           attempts: attempt,
-          status: outcome.status,
+          status: outcome.status === 0 ? undefined : outcome.status,
+          exitCode: outcome.code === 'HTTP_INVALID_REQUEST' ? 2 : undefined,
         });
       }
       if (outcome.kind === 'rate-limited') {
@@ -359,8 +412,32 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         }
         continue;
       }
-      last = { status: outcome.status, reason: outcome.reason, cause: outcome.cause };
+      last = {
+        status: outcome.status,
+        reason: outcome.reason,
+        cause: outcome.cause,
+        unreachable: outcome.unreachable,
+      };
       if (attempt < maxAttempts) await backoff(attempt, stripped, outcome.reason, outcome.minDelayMs);
+    }
+
+    if (last.unreachable !== undefined) {
+      // One line that names the host and what to do: the usual cause is no network at all.
+      throw new HttpError(
+        'HTTP_UNREACHABLE',
+        scrub(
+          `cannot reach ${hostname} (${last.unreachable}, ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'} for GET ${stripped}): ` +
+            'no network connection, or the host is down or blocked' +
+            (options.unreachableHint === undefined ? '' : `; ${options.unreachableHint}`),
+        ),
+        {
+          url: stripped,
+          attempts: maxAttempts,
+          cause: new Error(scrub(describeError(last.cause))),
+          context: { host: hostname, error_code: last.unreachable },
+          exitCode: 2,
+        },
+      );
     }
 
     if (last.rateLimited === true) {

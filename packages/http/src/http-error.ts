@@ -7,7 +7,9 @@ import { AsofError } from '@asof/schema';
  *
  * Codes: HTTP_FAILED (retries exhausted or a non-retryable status), HTTP_NOT_FOUND (404/410, never retried),
  * HTTP_RATE_LIMITED (403 rate-threshold page or 429 with `noWait`, or still limited after every attempt),
- * HTTP_BAD_BODY (body stayed truncated/corrupt/unparseable after every attempt), HTTP_INVALID_URL.
+ * HTTP_BAD_BODY (body stayed truncated/corrupt/unparseable after every attempt), HTTP_INVALID_URL,
+ * HTTP_UNREACHABLE (no connection was ever made: no network, DNS failure, refused; exit 2),
+ * HTTP_INVALID_REQUEST (undici refused to send it, e.g. a header value with a newline; never retried; exit 2).
  */
 export class HttpError extends AsofError {
   readonly url: string;
@@ -23,11 +25,14 @@ export class HttpError extends AsofError {
       status?: number;
       cause?: unknown;
       context?: Record<string, unknown>;
+      /** 2 when the user can fix it (no network, an invalid header value); default 1. */
+      exitCode?: number;
     },
   ) {
     super(code, message, {
       cause: options.cause,
       context: { url: options.url, attempts: options.attempts, status: options.status, ...options.context },
+      exitCode: options.exitCode,
     });
     this.url = options.url;
     this.attempts = options.attempts;
