@@ -70,6 +70,18 @@ export async function fetchYahooChart(
   try {
     res = await options.client.get(url);
   } catch (cause) {
+    if (cause instanceof AsofError && cause.code === 'HTTP_UNREACHABLE') {
+      // No network: every symbol would fail the same way, so this one is not a per-symbol refusal.
+      throw new AsofError(
+        'YAHOO_UNREACHABLE',
+        `Yahoo chart download for ${symbol}: ${cause.message}; or ${offline}`,
+        {
+          context: { symbol, url },
+          cause,
+          exitCode: 2,
+        },
+      );
+    }
     const status = (cause as { status?: number }).status;
     const why =
       status === undefined
@@ -124,7 +136,7 @@ export async function downloadYahooCharts(
     try {
       got = await fetchYahooChart(symbol, options);
     } catch (error) {
-      if (!(error instanceof AsofError)) throw error;
+      if (!(error instanceof AsofError) || error.code === 'YAHOO_UNREACHABLE') throw error;
       failures.push({ symbol, code: error.code, message: error.message });
       continue;
     }

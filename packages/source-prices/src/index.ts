@@ -2,6 +2,7 @@ export * from './check-bar-quality.ts';
 export * from './fetch-yahoo-chart.ts';
 export * from './generate-synthetic-yahoo-charts.ts';
 export * from './ingest-prices-raw-dir.ts';
+export * from './ingest-yahoo-live.ts';
 export * from './map-prices-to-atomic.ts';
 export * from './parse-stooq-csv.ts';
 export * from './parse-user-csv.ts';

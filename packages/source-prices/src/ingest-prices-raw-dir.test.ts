@@ -81,7 +81,7 @@ describe('ingestPricesRawDir', () => {
       /xyz_us_d\.meta\.json: download_date: expected a date as YYYY-MM-DD/,
     );
     expect(() => ingestPricesRawDir(join(root, 'missing'), new CollectingSink())).toThrow(
-      /--raw-dir .*missing: cannot list it/,
+      /^raw directory .*missing: cannot list it/,
     );
   });
 

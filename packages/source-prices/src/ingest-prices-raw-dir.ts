@@ -1,14 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { endOfDayMicros, isoDayNumber, isoToMicros, localDateOfMicros, microsToIso } from '@asof/calendar';
-import { type AtomicSink, InputError, type Micros } from '@asof/schema';
+import {
+  checkIsoDate,
+  endOfDayMicros,
+  isoDayNumber,
+  isoToMicros,
+  localDateOfMicros,
+  microsToIso,
+} from '@asof/calendar';
+import { type AtomicSink, hasControlChars, InputError, type Micros, printable, SeriesId } from '@asof/schema';
 import type { PriceKind } from '@asof/taxonomy';
 import {
   type MapPricesOptions,
   type MapPricesResult,
   mapPricesToAtomic,
   type PriceDownload,
+  priceSeriesId,
 } from './map-prices-to-atomic.ts';
 import { isStooqCsv, type ParseStooqCsvOptions, parseStooqCsv } from './parse-stooq-csv.ts';
 import {
@@ -117,8 +125,37 @@ function readSidecar(dir: string, file: string): PriceDownloadMeta | null {
 /** An ISO instant, or a date read as 23:59:59.999999 America/New_York (a date-only download is known by day's end). */
 function downloadInstant(value: string, where: string): Micros {
   return /^\d{4}-\d{2}-\d{2}$/.test(value)
-    ? endOfDayMicros(value, 'America/New_York')
+    ? endOfDayMicros(checkIsoDate(value, where), 'America/New_York')
     : isoToMicros(value, where);
+}
+
+/**
+ * The latest trading date in the file, whatever the row order: a file sorted newest-first, or with an older
+ * row appended, was still downloaded after its newest bar (taking the last row would date every bar's
+ * vendor adjustment too early: look-ahead). Events count when there are no bars (an events-only file).
+ */
+export function latestBarDate(
+  parsed: Pick<ParsedPriceFile, 'bars' | 'splits' | 'dividends'>,
+): string | undefined {
+  let latest: string | undefined;
+  for (const b of parsed.bars) if (latest === undefined || b.date > latest) latest = b.date;
+  if (latest !== undefined) return latest;
+  for (const e of [...parsed.splits, ...parsed.dividends])
+    if (latest === undefined || e.exDate > latest) latest = e.exDate;
+  return latest;
+}
+
+/** Refuses a symbol that cannot be part of a series id (control characters, spaces…), naming where it came from. */
+function checkSymbol(symbol: string, file: string, from: string): void {
+  if (SeriesId.safeParse(priceSeriesId(symbol, 'close')).success) return;
+  const why = hasControlChars(symbol)
+    ? 'it contains a control character'
+    : 'series ids take letters, digits and . - ^ = _ / only';
+  throw new InputError(
+    'PRICES_BAD_SYMBOL',
+    `${file}: symbol ${printable(symbol)} (${from}) cannot name a series: ${why}; fix the symbol, or give "symbol" in its .meta.json sidecar`,
+    { context: { file, symbol, from } },
+  );
 }
 
 /**
@@ -139,7 +176,7 @@ export function ingestPricesRawDir(
   } catch (cause) {
     throw new InputError(
       'RAW_DIR_UNREADABLE',
-      `--raw-dir ${dir}: cannot list it (${(cause as Error).message}); pass a folder of raw price files`,
+      `raw directory ${dir}: cannot list it (${(cause as Error).message}); pass a folder of raw price files`,
       {
         context: { dir },
         cause,
@@ -217,6 +254,17 @@ export function ingestPricesRawDir(
       skip(file, 'no symbol: name the file <sym>_us_d.csv or give "symbol" in its .meta.json sidecar');
       continue;
     }
+    checkSymbol(
+      symbol,
+      file,
+      meta?.symbol !== undefined
+        ? 'from its .meta.json sidecar'
+        : options.userCsv?.[file]
+          ? 'from the column mapping'
+          : lower.endsWith('.json')
+            ? "from the chart's meta.symbol"
+            : 'from the file name',
+    );
     sink.addInput({ source: `${inputSource}:${source}`, key: file, sha256, bytes: buf.length });
 
     let downloadedAt: Micros;
@@ -226,21 +274,19 @@ export function ingestPricesRawDir(
       downloadedAt = downloadInstant(options.downloadedAt[file], `downloadedAt[${file}]`);
       how = 'option';
     } else if (meta?.downloaded_at || meta?.download_date) {
-      downloadedAt = downloadInstant((meta.downloaded_at ?? meta.download_date)!, `${file}.meta.json`);
+      downloadedAt = downloadInstant(
+        (meta.downloaded_at ?? meta.download_date)!,
+        `${file}.meta.json ${meta.downloaded_at ? 'downloaded_at' : 'download_date'}`,
+      );
       how = 'sidecar';
     } else if (fromName) {
-      downloadedAt = downloadInstant(fromName, file);
+      downloadedAt = downloadInstant(fromName, `${file}: download date in the file name`);
       how = 'file_name';
     } else if (parsed.marketTimeMicros !== null) {
       downloadedAt = parsed.marketTimeMicros;
       how = 'market_time';
     } else {
-      const lastBar =
-        parsed.bars.at(-1)?.date ??
-        [...parsed.splits, ...parsed.dividends]
-          .map((e) => e.exDate)
-          .sort()
-          .at(-1);
+      const lastBar = latestBarDate(parsed);
       if (lastBar === undefined) {
         skip(file, 'no bars and no download date; give "download_date" in its .meta.json sidecar');
         continue;
@@ -299,7 +345,7 @@ export function ingestPricesRawDir(
     for (const e of group) {
       e.download.knownSplits = shared;
       const p = e.download.parsed;
-      const lastBar = p.bars.at(-1)?.date;
+      const lastBar = latestBarDate({ ...p, splits: [], dividends: [] });
       const dlDate = localDateOfMicros(e.download.downloadedAt, p.timeZone);
       if (
         p.adjustment === 'split' &&

@@ -1,4 +1,5 @@
-import { InputError } from '@asof/schema';
+import { isoDateProblem } from '@asof/calendar';
+import { InputError, implausibleValueProblem } from '@asof/schema';
 import type { ParsedPriceFile, ParseIssue, PriceBar } from './price-types.ts';
 
 export interface ParseStooqCsvOptions {
@@ -18,7 +19,6 @@ export interface ParseStooqCsvOptions {
 const ENGLISH = ['date', 'open', 'high', 'low', 'close', 'volume'];
 // Stooq's Polish-language export uses these headers for the same columns.
 const POLISH = ['data', 'otwarcie', 'najwyzszy', 'najnizszy', 'zamkniecie', 'wolumen'];
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** True when `text` starts with a Stooq daily-history header. */
 export function isStooqCsv(text: string): boolean {
@@ -73,13 +73,13 @@ export function parseStooqCsv(
       issues.push({ code: 'RAGGED_ROW', row, message });
     }
     const date = cells[0].trim();
-    if (!DATE_RE.test(date)) {
-      issues.push({
-        code: 'BAD_DATE',
-        row,
-        message: `${where} line ${row}: date ${JSON.stringify(date)} is not YYYY-MM-DD; row skipped`,
-      });
-      continue;
+    const dateProblem = isoDateProblem(date);
+    if (dateProblem !== null) {
+      throw new InputError(
+        'STOOQ_BAD_DATE',
+        `${where} line ${row}, field ${header[0]}: ${JSON.stringify(date)} is not a calendar date (${dateProblem}); fix or remove the row`,
+        { context: { where, row, field: header[0], value: date } },
+      );
     }
     const num = (k: number, field: string): number | null => {
       const raw = cells[k];
@@ -93,6 +93,14 @@ export function parseStooqCsv(
         });
         return null;
       }
+      const implausible = implausibleValueProblem(v);
+      if (implausible !== null) {
+        throw new InputError(
+          'STOOQ_IMPLAUSIBLE_VALUE',
+          `${where} line ${row}, field ${field}: ${implausible}; fix or remove the row`,
+          { context: { where, row, field, value: raw } },
+        );
+      }
       return v;
     };
     bars.push({
@@ -104,6 +112,13 @@ export function parseStooqCsv(
       volume: hasVolume ? num(5, 'Volume') : null,
       row,
     });
+  }
+  if (bars.length === 0) {
+    throw new InputError(
+      'STOOQ_NO_ROWS',
+      `${where}: the file has a header but no data rows; Stooq sends this for a symbol or date range without bars: check them, or remove the file`,
+      { context: { where } },
+    );
   }
   return {
     format: 'stooq_csv',

@@ -1,4 +1,5 @@
-import { InputError } from '@asof/schema';
+import { isoDateProblem } from '@asof/calendar';
+import { InputError, implausibleValueProblem } from '@asof/schema';
 import type {
   DividendEvent,
   ParsedPriceFile,
@@ -144,14 +145,15 @@ export function parseUserCsv(
         message: `${where} line ${row}: ${cells.length} fields, expected ${header.length}: ${JSON.stringify(line)}; missing fields are left missing`,
       });
     }
-    const date = toIsoDate(cells[index.date!] ?? '', dateFormat);
-    if (date === null) {
-      issues.push({
-        code: 'BAD_DATE',
-        row,
-        message: `${where} line ${row}: date ${JSON.stringify(cells[index.date!] ?? '')} does not match ${dateFormat}; row skipped`,
-      });
-      continue;
+    const rawDate = cells[index.date!] ?? '';
+    const date = toIsoDate(rawDate, dateFormat);
+    const dateProblem = date === null ? `does not match ${dateFormat}` : isoDateProblem(date);
+    if (date === null || dateProblem !== null) {
+      throw new InputError(
+        'USER_CSV_BAD_DATE',
+        `${where} line ${row}, field ${options.columns.date}: ${JSON.stringify(rawDate)} is not a calendar date (${dateProblem}); fix or remove the row, or set the date format in the column mapping`,
+        { context: { where, row, field: options.columns.date, value: rawDate } },
+      );
     }
     const num = (field: keyof UserCsvColumns): number | null => {
       const k = index[field];
@@ -167,6 +169,14 @@ export function parseUserCsv(
         });
         return null;
       }
+      const implausible = implausibleValueProblem(v);
+      if (implausible !== null) {
+        throw new InputError(
+          'USER_CSV_IMPLAUSIBLE_VALUE',
+          `${where} line ${row}, field ${options.columns[field]}: ${implausible}; fix or remove the row`,
+          { context: { where, row, field: options.columns[field], value: raw } },
+        );
+      }
       return v;
     };
     bars.push({
@@ -178,6 +188,13 @@ export function parseUserCsv(
       volume: num('volume'),
       row,
     });
+  }
+  if (bars.length === 0) {
+    throw new InputError(
+      'USER_CSV_NO_ROWS',
+      `${where}: the file has a header but no data rows; an empty download has nothing to ingest: re-download it or remove the file`,
+      { context: { where } },
+    );
   }
   return {
     format: options.format ?? 'user_csv',

@@ -1,5 +1,5 @@
 import { localDateOfMicros } from '@asof/calendar';
-import { InputError } from '@asof/schema';
+import { InputError, implausibleValueProblem, MAX_ABS_VALUE } from '@asof/schema';
 import type { DividendEvent, ParsedPriceFile, ParseIssue, PriceBar, SplitEvent } from './price-types.ts';
 import { YahooChartPayload } from './yahoo-chart-payload.ts';
 
@@ -70,14 +70,26 @@ export function parseYahooChart(text: string, where = 'yahoo chart'): ParsedPric
     }
   }
   const bars: PriceBar[] = new Array(ts.length);
+  const valueAt = (field: keyof typeof columns, i: number, date: string): number | null => {
+    const v = columns[field]?.[i] ?? null;
+    if (v !== null && Math.abs(v) >= MAX_ABS_VALUE) {
+      throw new InputError(
+        'YAHOO_IMPLAUSIBLE_VALUE',
+        `${where}: indicators.quote[0].${field}[${i}] (${date}): ${implausibleValueProblem(v)}; re-download the chart`,
+        { context: { where, field, index: i, value: v } },
+      );
+    }
+    return v;
+  };
   for (let i = 0; i < ts.length; i++) {
+    const date = localDateOfMicros(ts[i] * 1_000_000, tz);
     bars[i] = {
-      date: localDateOfMicros(ts[i] * 1_000_000, tz),
-      open: q.open?.[i] ?? null,
-      high: q.high?.[i] ?? null,
-      low: q.low?.[i] ?? null,
-      close: q.close?.[i] ?? null,
-      volume: q.volume?.[i] ?? null,
+      date,
+      open: valueAt('open', i, date),
+      high: valueAt('high', i, date),
+      low: valueAt('low', i, date),
+      close: valueAt('close', i, date),
+      volume: valueAt('volume', i, date),
       row: i + 1,
     };
   }
@@ -94,6 +106,13 @@ export function parseYahooChart(text: string, where = 'yahoo chart'): ParsedPric
         message: `dividend of ${d.amount} at ${d.date} is not positive; skipped`,
       });
       continue;
+    }
+    if (implausibleValueProblem(d.amount) !== null) {
+      throw new InputError(
+        'YAHOO_IMPLAUSIBLE_VALUE',
+        `${where}: events.dividends (${d.date}).amount: ${implausibleValueProblem(d.amount)}; re-download the chart`,
+        { context: { where, value: d.amount } },
+      );
     }
     dividends.push({ exDate: localDateOfMicros(d.date * 1_000_000, tz), amount: d.amount });
   }

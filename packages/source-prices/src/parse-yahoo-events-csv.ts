@@ -1,4 +1,5 @@
-import { InputError } from '@asof/schema';
+import { isoDateProblem } from '@asof/calendar';
+import { InputError, implausibleValueProblem } from '@asof/schema';
 import type { DividendEvent, ParsedPriceFile, ParseIssue, SplitEvent } from './price-types.ts';
 
 /** True for Yahoo's v7 event downloads: `Date,Stock Splits` or `Date,Dividends`. */
@@ -35,13 +36,24 @@ export function parseYahooEventsCsv(
     const row = i + 1;
     const [date, value] = line.split(',');
     const ratio = /^(\d+(?:\.\d+)?)[:/](\d+(?:\.\d+)?)$/.exec(value ?? '');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date ?? '')) {
-      issues.push({
-        code: 'BAD_DATE',
-        row,
-        message: `${where} line ${row}: date ${JSON.stringify(date)} is not YYYY-MM-DD; row skipped`,
-      });
-    } else if (isSplits && ratio && Number(ratio[1]) > 0 && Number(ratio[2]) > 0) {
+    const dateProblem = isoDateProblem(date);
+    if (dateProblem !== null) {
+      throw new InputError(
+        'YAHOO_EVENTS_BAD_DATE',
+        `${where} line ${row}, field Date: ${JSON.stringify(date)} is not a calendar date (${dateProblem}); fix or remove the row`,
+        { context: { where, row, field: 'Date', value: date } },
+      );
+    }
+    const amount = isSplits ? (ratio ? Number(ratio[1]) / Number(ratio[2]) : Number.NaN) : Number(value);
+    const implausible = Number.isFinite(amount) ? implausibleValueProblem(amount) : null;
+    if (implausible !== null) {
+      throw new InputError(
+        'YAHOO_EVENTS_IMPLAUSIBLE_VALUE',
+        `${where} line ${row}, field ${isSplits ? 'Stock Splits' : 'Dividends'}: ${implausible}; fix or remove the row`,
+        { context: { where, row, value } },
+      );
+    }
+    if (isSplits && ratio && Number(ratio[1]) > 0 && Number(ratio[2]) > 0) {
       splits.push({ exDate: date, ratio: Number(ratio[1]) / Number(ratio[2]) });
     } else if (!isSplits && Number(value) > 0) {
       dividends.push({ exDate: date, amount: Number(value) });

@@ -1,7 +1,11 @@
+import { badDateMessage, badInstantMessage } from '@asof/calendar';
 import { PRICE_KINDS } from '@asof/taxonomy';
 import { z } from 'zod';
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected a date as YYYY-MM-DD' });
+const IsoDate = z.string().check((ctx) => {
+  const message = badDateMessage(ctx.value);
+  if (message !== null) ctx.issues.push({ code: 'custom', input: ctx.value, message });
+});
 
 /**
  * The sidecar a pipeline writes next to each raw price file (`<file>.meta.json` or `<stem>.meta.json`):
@@ -15,8 +19,15 @@ export const PriceDownloadMeta = z
     /** Exact download instant with a zone, e.g. 2025-02-20T14:03:11Z. */
     downloaded_at: z
       .string()
-      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/, {
-        error: 'downloaded_at must be an ISO instant with a zone, e.g. 2025-02-20T14:03:11Z',
+      .check((ctx) => {
+        const message = badInstantMessage(ctx.value);
+        if (message !== null) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message: `${message}; downloaded_at must be an ISO instant with a zone, e.g. 2025-02-20T14:03:11Z`,
+          });
+        }
       })
       .optional(),
     /** Download date only; read as 23:59:59.999999 New York of that date (the conservative end of the day). */

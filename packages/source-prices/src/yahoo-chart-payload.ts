@@ -5,19 +5,27 @@ import { z } from 'zod';
  * asof reads it. Unknown fields are allowed (Yahoo adds them often); the ones below must have these types.
  */
 
+// Whole epoch seconds from 1900-01-01 to 2100-01-01: anything else is not a trading day of a real chart.
+const epochSeconds = (what: string) =>
+  z
+    .number({ error: `${what} must be a number (epoch seconds)` })
+    .int({ error: `${what} must be whole epoch seconds` })
+    .min(-2_208_988_800, { error: `${what} is before 1900-01-01` })
+    .max(4_102_444_800, { error: `${what} is after 2100-01-01` });
+
 const nullableNumbers = z.array(z.number().nullable(), {
   error: 'expected an array of numbers or nulls (one per timestamp)',
 });
 
 export const YahooSplitEvent = z.object({
-  date: z.number({ error: 'split event needs a numeric `date` (epoch seconds)' }),
+  date: epochSeconds('split event `date`'),
   numerator: z.number().positive({ error: 'split `numerator` must be a positive number' }),
   denominator: z.number().positive({ error: 'split `denominator` must be a positive number' }),
   splitRatio: z.string().optional(),
 });
 
 export const YahooDividendEvent = z.object({
-  date: z.number({ error: 'dividend event needs a numeric `date` (epoch seconds)' }),
+  date: epochSeconds('dividend event `date`'),
   amount: z.number({ error: 'dividend event needs a numeric `amount`' }),
 });
 
@@ -34,7 +42,7 @@ export const YahooChartResult = z.looseObject({
     regularMarketTime: z.number().nullable().optional(),
     dataGranularity: z.string().optional(),
   }),
-  timestamp: z.array(z.number()).optional(),
+  timestamp: z.array(epochSeconds('timestamp')).optional(),
   events: z
     .looseObject({
       splits: z.record(z.string(), YahooSplitEvent).optional(),
