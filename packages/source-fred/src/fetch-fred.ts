@@ -202,6 +202,9 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
       },
       secretParams: ['api_key'],
       secretValues: apiKey === '' ? [] : [apiKey],
+      unreachableHint:
+        'rerun when online, rebuild from responses already in the cache with --offline (pipeline: "offline": true; ' +
+        'no ASOF_FRED_API_KEY needed), or replay recorded FRED files with --raw-dir DIR',
       cacheDir: options.cacheDir,
       offline: options.offline,
       dispatcher: options.dispatcher,

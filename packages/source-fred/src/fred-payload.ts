@@ -1,7 +1,12 @@
-import { InputError } from '@asof/schema';
+import { badDateMessage } from '@asof/calendar';
+import { hasControlChars, InputError, printable } from '@asof/schema';
 import { z } from 'zod';
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD');
+/** A calendar date YYYY-MM-DD, checked strictly (2020-04-31 is refused, not read as 2020-05-01). */
+const IsoDate = z.string({ error: 'expected a date as YYYY-MM-DD' }).check((ctx) => {
+  const message = badDateMessage(ctx.value);
+  if (message !== null) ctx.issues.push({ code: 'custom', input: ctx.value, message });
+});
 
 /**
  * One row of `fred/series/observations`. `value` is text: FRED writes missing values as "." (and the
@@ -31,7 +36,18 @@ export const FredObservationsResponse = z.looseObject({
 export type FredObservationsResponse = z.infer<typeof FredObservationsResponse>;
 
 export const FredSeriesMeta = z.looseObject({
-  id: z.string().min(1),
+  id: z
+    .string()
+    .min(1)
+    .check((ctx) => {
+      if (hasControlChars(ctx.value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: `series id ${printable(ctx.value)} contains a control character`,
+        });
+      }
+    }),
   realtime_start: IsoDate.optional(),
   realtime_end: IsoDate.optional(),
   title: z.string(),

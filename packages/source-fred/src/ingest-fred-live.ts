@@ -26,6 +26,12 @@ export interface FredLiveOptions extends FredIngestOptions {
   releaseDates?: boolean;
   /** Record a failing series as a warning (FRED_SERIES_FAILED) and go on, instead of stopping. */
   continueOnError?: boolean;
+  /**
+   * A whole-catalog pull (implies continueOnError): every series is tried, then the run fails if any
+   * failed, unless `allowPartial`; with it, it still fails when more than half failed
+   * (docs/decisions/0012-source-input-checks.md). The failures are listed as warnings either way.
+   */
+  catalogRun?: { allowPartial: boolean };
   /** Progress lines (stderr in the CLI); never contain the key. */
   log?: (line: string) => void;
 }
@@ -142,7 +148,9 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
             `${bundle.vintageDates.length} vintage dates, ${bundle.windows.length} realtime window(s)`,
         );
       } catch (error) {
-        if (options.continueOnError !== true || !(error instanceof AsofError)) throw error;
+        const goOn = options.continueOnError === true || options.catalogRun !== undefined;
+        // No network is not a per-series failure: every other series would fail the same way.
+        if (!goOn || !(error instanceof AsofError) || error.code === 'HTTP_UNREACHABLE') throw error;
         summary.failed.push({ fredId, code: error.code, message: error.message });
         sink.addWarning({ code: 'FRED_SERIES_FAILED', message: `${fredId}: ${error.message}`, count: 1 });
         log(`[fred] ${i + 1}/${ids.length} ${fredId}: skipped (${error.code})`);
@@ -155,5 +163,40 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
     summary.cacheHits = st.cacheHits;
     if (options.fredClient === undefined) await client.close();
   }
+  if (options.catalogRun !== undefined)
+    checkCatalogRun(summary, new Set(options.series).size, options.catalogRun, sink);
   return summary;
+}
+
+/**
+ * The catalog rule: a catalog run that lost series is an error, unless the user allowed a partial run;
+ * even then more than half failing is an error (something is wrong with the key, the network or FRED,
+ * not with a few series). A partial run lists the failed ids in one warning.
+ */
+function checkCatalogRun(
+  summary: FredLiveSummary,
+  requested: number,
+  catalog: { allowPartial: boolean },
+  sink: AtomicSink,
+): void {
+  const failed = summary.failed;
+  if (failed.length === 0) return;
+  const first = `${failed[0].fredId}: ${failed[0].message.replace(/\s*\n\s*/g, ' ')}`;
+  const ids = failed.map((f) => f.fredId);
+  const shown = `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? `, … (${ids.length - 10} more)` : ''}`;
+  if (!catalog.allowPartial || failed.length * 2 > requested) {
+    throw new AsofError(
+      'FRED_CATALOG_INCOMPLETE',
+      `FRED catalog run: ${failed.length} of ${requested} series failed (${shown}); first: ${first}. ` +
+        (catalog.allowPartial
+          ? 'More than half failed, which --allow-partial does not accept: fix the cause and rerun (fetched responses are cached)'
+          : `Rerun (fetched responses are cached), or pass --allow-partial (pipeline: sources.fred.allow_partial) to build from the ${requested - failed.length} that succeeded`),
+      { context: { failed: ids, requested } },
+    );
+  }
+  sink.addWarning({
+    code: 'FRED_CATALOG_PARTIAL',
+    message: `FRED catalog run with --allow-partial: ${failed.length} of ${requested} series failed and are missing: ${ids.join(', ')}`,
+    count: failed.length,
+  });
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AtomicSink, type Frequency, InputError } from '@asof/schema';
+import { checkIsoDate } from '@asof/calendar';
+import { type AtomicSink, type Frequency, InputError, printable } from '@asof/schema';
 import { FredApiError } from './fred-api-error.ts';
 import { endOfMonth } from './fred-dates.ts';
 import {
@@ -101,14 +102,29 @@ function parseJson(text: string, name: string): unknown {
 }
 
 function normalizeDownloadDate(value: string, where: string): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return checkIsoDate(value, `${where}: download date`);
   // Only the month is known: its last day is the latest the download can have happened (the safe side).
-  if (/^\d{4}-\d{2}$/.test(value)) return endOfMonth(`${value}-01`);
+  if (/^\d{4}-\d{2}$/.test(value)) return endOfMonth(checkIsoDate(`${value}-01`, `${where}: download month`));
   throw new InputError(
     'FRED_BAD_DOWNLOAD_DATE',
     `${where}: download date ${JSON.stringify(value)} is not YYYY-MM-DD or YYYY-MM`,
     { context: { where, value } },
   );
+}
+
+/** The FRED id a sidecar names for `file`; one that is not a FRED id (control characters…) is refused. */
+function sidecarSeriesId(sidecar: Record<string, unknown> | undefined, file: string): string | undefined {
+  const id = sidecar?.series_id;
+  if (id === undefined) return undefined;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(id)) {
+    throw new InputError(
+      'FRED_BAD_SIDECAR',
+      `${file}.meta.json: series_id ${typeof id === 'string' ? printable(id) : JSON.stringify(id)} is not a FRED id ` +
+        '(letters, digits and _ only, e.g. GDP); fix the sidecar',
+      { context: { file: `${file}.meta.json`, field: 'series_id' } },
+    );
+  }
+  return id;
 }
 
 /**
@@ -129,7 +145,7 @@ export async function ingestFredRawDir(
   } catch (cause) {
     throw new InputError(
       'FRED_RAW_DIR',
-      `--raw-dir ${dir}: cannot read the directory (${(cause as Error).message})`,
+      `raw directory ${dir}: cannot read it (${(cause as Error).message}); pass a folder of FRED JSON responses and fredgraph CSVs`,
       {
         cause,
         context: { dir },
@@ -242,9 +258,7 @@ export function ingestFredRawFiles(
     const obj = (json ?? {}) as Record<string, unknown>;
     if ('observations' in obj) {
       const resp = parseFredPayload(FredObservationsResponse, json, f.name, 'series/observations');
-      const id =
-        (typeof sidecar?.series_id === 'string' ? sidecar.series_id : undefined) ??
-        OBS_NAME_RE.exec(f.name)?.[1];
+      const id = sidecarSeriesId(sidecar, f.name) ?? OBS_NAME_RE.exec(f.name)?.[1];
       if (id === undefined) {
         throw new InputError(
           'FRED_UNKNOWN_SERIES_FILE',
@@ -285,9 +299,7 @@ export function ingestFredRawFiles(
       unused.push(f.name);
     } else if ('releases' in obj) {
       const resp = parseFredPayload(FredReleasesResponse, json, f.name, 'release');
-      const id =
-        SERIES_RELEASE_NAME_RE.exec(f.name)?.[1] ??
-        (typeof sidecar?.series_id === 'string' ? sidecar.series_id : undefined);
+      const id = SERIES_RELEASE_NAME_RE.exec(f.name)?.[1] ?? sidecarSeriesId(sidecar, f.name);
       if (id !== undefined) seriesOf(id).releaseId = resp.releases[0].id;
       unused.push(f.name);
     } else {

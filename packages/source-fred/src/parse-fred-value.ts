@@ -1,4 +1,4 @@
-import { InputError } from '@asof/schema';
+import { InputError, implausibleValueProblem } from '@asof/schema';
 
 const NUMBER_RE = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -18,10 +18,15 @@ export function parseFredValue(text: string, where: string): number | null {
     );
   }
   const v = Number(t);
-  if (!Number.isFinite(v)) {
-    throw new InputError('FRED_BAD_VALUE', `${where}: value ${JSON.stringify(text)} is not finite`, {
-      context: { where, value: text },
-    });
+  const problem = implausibleValueProblem(v);
+  if (problem !== null) {
+    throw new InputError(
+      'FRED_BAD_VALUE',
+      `${where}: value ${JSON.stringify(text)}: ${problem}; re-download the file`,
+      {
+        context: { where, value: text },
+      },
+    );
   }
   return v;
 }

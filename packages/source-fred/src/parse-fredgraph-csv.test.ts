@@ -38,7 +38,7 @@ describe('parseFredgraphCsv', () => {
       /y\.csv: line 2, GDP 2025-07-01.*n\/a/,
     );
     expect(() => parseFredgraphCsv('DATE,GDP\n07/01/2025,1\n', 'z.csv')).toThrow(
-      /line 2: date "07\/01\/2025"/,
+      /z\.csv: line 2, field DATE: expected a date as YYYY-MM-DD, got "07\/01\/2025"/,
     );
     expect(() => parseFredgraphCsv('DATE,GDP\n2025-07-01,1\n2025-07-01,2\n', 'd.csv')).toThrow(
       /d\.csv: line 3: date 2025-07-01 already on line 2/,

@@ -1,3 +1,4 @@
+import { badDateMessage } from '@asof/calendar';
 import { InputError } from '@asof/schema';
 import { parseFredValue } from './parse-fred-value.ts';
 
@@ -15,7 +16,6 @@ export interface ParsedFredgraphCsv {
   columns: FredgraphColumn[];
 }
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const ID_RE = /^[A-Za-z0-9_]+$/;
 
 /** Parses a fredgraph.csv download: legacy or current header, LF or CRLF, with or without a final newline. */
@@ -56,13 +56,12 @@ export function parseFredgraphCsv(text: string, where: string): ParsedFredgraphC
       );
     }
     const date = cells[0].trim();
-    if (!DATE_RE.test(date)) {
+    const dateProblem = badDateMessage(date);
+    if (dateProblem !== null) {
       throw new InputError(
         'FRED_BAD_CSV',
-        `${where}: line ${i + 1}: date ${JSON.stringify(date)} is not YYYY-MM-DD`,
-        {
-          context: { where, line: i + 1, date },
-        },
+        `${where}: line ${i + 1}, field ${header[0]}: ${dateProblem}; download the CSV again unedited`,
+        { context: { where, line: i + 1, field: header[0], date } },
       );
     }
     const before = seen.get(date);
@@ -80,6 +79,14 @@ export function parseFredgraphCsv(text: string, where: string): ParsedFredgraphC
       if (value === null) col.missing++;
       col.rows.push({ date, value });
     }
+  }
+  if (lines.length === 1) {
+    throw new InputError(
+      'FRED_EMPTY_CSV',
+      `${where}: the file has a header (${JSON.stringify(lines[0])}) but no data rows; download the series again ` +
+        '(an empty fredgraph CSV means the series or date range had no observations)',
+      { context: { where } },
+    );
   }
   return { format, columns };
 }
