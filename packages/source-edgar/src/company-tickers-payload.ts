@@ -1,3 +1,4 @@
+import { hasControlChars, printable } from '@asof/schema';
 import { z } from 'zod';
 import { payloadError } from './zod-issues.ts';
 
@@ -6,7 +7,18 @@ export const CompanyTickersPayload = z.record(
   z.string(),
   z.looseObject({
     cik_str: z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,10}$/)]),
-    ticker: z.string().min(1),
+    ticker: z
+      .string()
+      .min(1)
+      .check((ctx) => {
+        if (hasControlChars(ctx.value)) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message: `ticker ${printable(ctx.value)} contains a control character`,
+          });
+        }
+      }),
     title: z.string(),
   }),
 );

@@ -1,14 +1,25 @@
+import { badDateMessage } from '@asof/calendar';
+import { implausibleValueProblem } from '@asof/schema';
 import { z } from 'zod';
 import { payloadError } from './zod-issues.ts';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const date = (what: string) => z.string().regex(DATE, `${what} must be a date YYYY-MM-DD`);
+/** A calendar date YYYY-MM-DD, checked strictly (2020-04-31 is refused, not read as May 1). */
+export const edgarDate = (what: string) =>
+  z.string({ error: `${what} must be a date YYYY-MM-DD` }).check((ctx) => {
+    const message = badDateMessage(ctx.value);
+    if (message !== null)
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: `${what}: ${message}` });
+  });
+const date = edgarDate;
 
 /** One reported value. `fy`/`fp` describe the filing, not the period (SPEC §5): periods come from start/end. */
 export const CompanyfactsFact = z.looseObject({
   start: date('start').optional(),
   end: date('end'),
-  val: z.number({ error: 'val must be a number' }),
+  val: z.number({ error: 'val must be a number' }).check((ctx) => {
+    const problem = implausibleValueProblem(ctx.value);
+    if (problem !== null) ctx.issues.push({ code: 'custom', input: ctx.value, message: `val: ${problem}` });
+  }),
   accn: z
     .string()
     .regex(/^\d{10}-\d{2}-\d{6}$/, 'accn must be an accession number like 0000320193-19-000119'),

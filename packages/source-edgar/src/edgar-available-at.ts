@@ -1,8 +1,8 @@
 import { zonedMicros } from '@asof/calendar';
-import type { Micros } from '@asof/schema';
+import { InputError, type Micros } from '@asof/schema';
 
 const NY = 'America/New_York';
-const ACCEPTANCE = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z?$/;
+const ACCEPTANCE = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}(?::?\d{2})?)$/;
 
 export interface FilingTimes {
   /** Filing date YYYY-MM-DD (submissions `filingDate`, or companyfacts `filed`). */
@@ -19,7 +19,15 @@ export interface FilingTimes {
  */
 export function edgarAvailableAt(times: FilingTimes): Micros {
   const floor = zonedMicros(times.filingDate, '07:30', NY);
-  const acc = times.acceptanceDateTime ? ACCEPTANCE.exec(times.acceptanceDateTime) : null;
-  if (!acc) return zonedMicros(times.filingDate, '23:59:59', NY);
+  if (!times.acceptanceDateTime) return zonedMicros(times.filingDate, '23:59:59', NY);
+  const acc = ACCEPTANCE.exec(times.acceptanceDateTime);
+  if (!acc) {
+    // Never fall back silently to the end of the filing day: a malformed time is a damaged file.
+    throw new InputError(
+      'EDGAR_BAD_ACCEPTANCE_TIME',
+      `acceptanceDateTime ${JSON.stringify(times.acceptanceDateTime)} is not an instant like 2019-10-30T18:04:23.000Z`,
+      { context: { value: times.acceptanceDateTime } },
+    );
+  }
   return Math.max(floor, zonedMicros(acc[1], acc[2], NY));
 }

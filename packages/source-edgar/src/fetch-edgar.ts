@@ -23,6 +23,8 @@ export interface FetchEdgarOptions {
   cacheDir?: string;
   offline?: boolean;
   noWait?: boolean;
+  /** Retries of a failing request (default 4, as @asof/http). */
+  retries?: number;
   dispatcher?: Dispatcher;
   log?: (line: string) => void;
   /** Origins, for a 127.0.0.1 test server. Defaults https://data.sec.gov and https://www.sec.gov. */
@@ -52,13 +54,31 @@ export function requireSecUserAgent(env: Record<string, string | undefined> = pr
       { context: { env: SEC_USER_AGENT_ENV } },
     );
   }
-  if (!/\S@\S/.test(ua)) {
-    throw new InputError(
-      'EDGAR_USER_AGENT_NO_CONTACT',
-      `${SEC_USER_AGENT_ENV} is set but contains no e-mail contact (no "@"); SEC blocks undeclared tools. ` +
-        `Set it to a name and an e-mail address, e.g. "Jane Doe jane@example.com".`,
+  const invalid = (code: string, why: string) =>
+    new InputError(
+      code,
+      `${SEC_USER_AGENT_ENV} is set but ${why}; SEC asks for "Name email@domain", e.g. export ${SEC_USER_AGENT_ENV}="Jane Doe jane@example.com" (the value is not shown)`,
       { context: { env: SEC_USER_AGENT_ENV } },
     );
+  // An HTTP header carries printable ASCII only: undici would refuse the request (or a newline would
+  // inject a header), so refuse it here, before any request.
+  if (/[^\x20-\x7e]/.test(ua)) {
+    throw invalid(
+      'EDGAR_USER_AGENT_INVALID',
+      'holds a control or non-ASCII character, which an HTTP header cannot carry',
+    );
+  }
+  const tokens = ua.split(/\s+/);
+  if (!tokens.some((t) => /^<?[^\s@<>]+@[^\s@<>]+\.[A-Za-z]{2,}>?$/.test(t))) {
+    throw invalid(
+      'EDGAR_USER_AGENT_NO_CONTACT',
+      /@/.test(ua)
+        ? 'its e-mail contact is not an address like jane@example.com'
+        : 'contains no e-mail contact (no "@")',
+    );
+  }
+  if (!tokens.some((t) => !t.includes('@') && /[A-Za-z]/.test(t))) {
+    throw invalid('EDGAR_USER_AGENT_NO_NAME', 'names no person or organisation beside the e-mail address');
   }
   return ua;
 }
@@ -82,8 +102,12 @@ export async function fetchEdgar(options: FetchEdgarOptions): Promise<FetchedEdg
       cacheDir: options.cacheDir,
       offline: options.offline,
       noWait: options.noWait,
+      retries: options.retries,
       dispatcher: options.dispatcher,
       log: options.log,
+      unreachableHint:
+        'rerun when online, serve earlier downloads from the cache with --offline (pipeline: "offline": true), ' +
+        'or replay recorded SEC JSON files with --raw-dir DIR (no User-Agent needed)',
     });
   const inputs: RawInput[] = [];
   const get = async (url: string) => {

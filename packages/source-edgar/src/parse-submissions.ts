@@ -1,3 +1,4 @@
+import { badDateMessage, badInstantMessage } from '@asof/calendar';
 import { InputError, type Micros } from '@asof/schema';
 import { padCik } from './companyfacts-payload.ts';
 import { edgarAvailableAt } from './edgar-available-at.ts';
@@ -55,13 +56,22 @@ export function parseSubmissionsColumns(
     if (into.has(accn)) continue;
     const filingDate = cols.filingDate[i];
     const acceptance = cols.acceptanceDateTime?.[i] || null;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(filingDate)) {
+    const reportDate = cols.reportDate?.[i] || null;
+    const bad = (field: string, code: string, message: string | null, value: string | null) => {
+      if (message === null) return;
       throw new InputError(
-        'EDGAR_BAD_FILING_DATE',
-        `${where}: row ${i} (accession ${accn}): filingDate ${JSON.stringify(filingDate)} is not YYYY-MM-DD. Fix: re-download the file.`,
-        { context: { where, row: i, accn, value: filingDate } },
+        code,
+        `${where}: row ${i} (accession ${accn}), field ${field}: ${message}. Fix: re-download the file.`,
+        { context: { where, row: i, accn, field, value } },
       );
+    };
+    bad('filingDate', 'EDGAR_BAD_FILING_DATE', badDateMessage(filingDate), filingDate);
+    // Read as New York wall time whatever its zone (edgarAvailableAt), but it must name a real instant.
+    if (acceptance !== null) {
+      bad('acceptanceDateTime', 'EDGAR_BAD_ACCEPTANCE_TIME', badInstantMessage(acceptance), acceptance);
     }
+    if (reportDate !== null)
+      bad('reportDate', 'EDGAR_BAD_REPORT_DATE', badDateMessage(reportDate), reportDate);
     // Computed on first use: time-zone arithmetic is the costly part and most filings (Forms 3/4/8-K…)
     // carry no companyfacts values.
     let availableAt: Micros | undefined;
@@ -70,7 +80,7 @@ export function parseSubmissionsColumns(
       form: cols.form[i],
       filingDate,
       acceptanceDateTime: acceptance,
-      reportDate: cols.reportDate?.[i] || null,
+      reportDate,
       get availableAt() {
         availableAt ??= edgarAvailableAt({ filingDate, acceptanceDateTime: acceptance });
         return availableAt;

@@ -8,12 +8,13 @@ import type { z } from 'zod';
 export function payloadError(code: string, where: string, what: string, error: z.ZodError): InputError {
   const lines = error.issues.slice(0, 5).map((issue) => {
     const path = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.');
-    return `  at ${path}: ${issue.message}`;
+    return `at ${path}: ${issue.message}`;
   });
-  const more = error.issues.length > 5 ? `\n  … and ${error.issues.length - 5} more issue(s)` : '';
+  const more = error.issues.length > 5 ? `; … and ${error.issues.length - 5} more issue(s)` : '';
+  // One line: the file, the JSON path of each issue and the value, then the fix.
   return new InputError(
     code,
-    `${where}: not a valid ${what}:\n${lines.join('\n')}${more}\n` +
+    `${where}: not a valid ${what}: ${lines.join('; ')}${more}. ` +
       `Fix: pass the unmodified SEC response body (re-download it, or delete the bad file from the raw directory).`,
     {
       context: {
