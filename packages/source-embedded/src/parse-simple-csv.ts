@@ -1,4 +1,4 @@
-import { InputError } from '@asof/schema';
+import { InputError, implausibleValueProblem } from '@asof/schema';
 
 export interface CsvRow {
   /** 1-based line number in the file (the header is line 1). */
@@ -40,6 +40,14 @@ export function numberField(row: CsvRow, field: string, file: string): number {
     throw new InputError(
       'CSV_BAD_NUMBER',
       `${file} line ${row.line}, field '${field}': expected a number, got ${JSON.stringify(text ?? null)}`,
+      { context: { file, line: row.line, field, value: text } },
+    );
+  }
+  const implausible = implausibleValueProblem(value);
+  if (implausible !== null) {
+    throw new InputError(
+      'CSV_IMPLAUSIBLE_VALUE',
+      `${file} line ${row.line}, field '${field}': ${implausible}; fix the file`,
       { context: { file, line: row.line, field, value: text } },
     );
   }

@@ -2,8 +2,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { parseIsoDate, zonedMicros } from '@asof/calendar';
-import { type AtomicSink, InputError, type SeriesInput } from '@asof/schema';
+import { badDateMessage, isoDateProblem, parseIsoDate, zonedMicros } from '@asof/calendar';
+import {
+  type AtomicSink,
+  hasControlChars,
+  InputError,
+  implausibleValueProblem,
+  printable,
+  SeriesId,
+  type SeriesInput,
+} from '@asof/schema';
 import { numberField, parseSimpleCsv } from './parse-simple-csv.ts';
 import { firstFridayNextMonthMicros, monthEndMicros } from './release-rules.ts';
 
@@ -77,17 +85,11 @@ export function readVegaSp500(ctx: ReadContext): void {
   const ref = `sha256:${sha256.slice(0, 16)}`;
   for (const row of rows) {
     const date = row.fields.date;
-    try {
-      parseIsoDate(date);
-    } catch (cause) {
-      throw new InputError(
-        'CSV_BAD_DATE',
-        `${file} line ${row.line}, field 'date': expected YYYY-MM-DD, got ${JSON.stringify(date)}`,
-        {
-          context: { file, line: row.line, field: 'date', value: date },
-          cause,
-        },
-      );
+    const bad = badDateMessage(date);
+    if (bad !== null) {
+      throw new InputError('CSV_BAD_DATE', `${file} line ${row.line}, field 'date': ${bad}`, {
+        context: { file, line: row.line, field: 'date', value: date },
+      });
     }
     // Bar close; early-close days (13:00) are not distinguished for this static index file, so 16:00 is
     // the conservative (later) instant.
@@ -132,6 +134,17 @@ export function readVegaStocks(ctx: ReadContext): void {
   for (const row of rows) {
     const symbol = row.fields.symbol;
     const m = /^([A-Z][a-z]{2}) (\d{1,2}) (\d{4})$/.exec(row.fields.date ?? '');
+    const problem =
+      m && MONTHS[m[1]]
+        ? isoDateProblem(`${m[3]}-${String(MONTHS[m[1]]).padStart(2, '0')}-${m[2].padStart(2, '0')}`)
+        : null;
+    if (problem !== null) {
+      throw new InputError(
+        'CSV_BAD_DATE',
+        `${file} line ${row.line}, field 'date': ${JSON.stringify(row.fields.date)} is not a calendar date (${problem})`,
+        { context: { file, line: row.line, field: 'date', value: row.fields.date } },
+      );
+    }
     if (!m || !MONTHS[m[1]]) {
       throw new InputError(
         'CSV_BAD_DATE',
@@ -143,6 +156,17 @@ export function readVegaStocks(ctx: ReadContext): void {
     }
     const value = numberField(row, 'price', file);
     const id = `vega:stocks:${symbol}`;
+    if (!seen.has(id) && !SeriesId.safeParse(id).success) {
+      throw new InputError(
+        'CSV_BAD_SYMBOL',
+        `${file} line ${row.line}, field 'symbol': ${printable(symbol ?? '')} cannot name a series (${
+          hasControlChars(symbol ?? '')
+            ? 'it contains a control character'
+            : 'use letters, digits and . - ^ = only'
+        })`,
+        { context: { file, line: row.line, field: 'symbol', value: symbol } },
+      );
+    }
     if (!seen.has(id)) {
       seen.add(id);
       ctx.sink.addSeries({
@@ -264,10 +288,10 @@ export function readVegaUnemployment(ctx: ReadContext): void {
         },
       );
     }
-    if (typeof rate !== 'number' || !Number.isFinite(rate)) {
+    if (typeof rate !== 'number' || implausibleValueProblem(rate) !== null) {
       throw new InputError(
         'JSON_BAD_NUMBER',
-        `${where}, field 'rate': expected a number, got ${JSON.stringify(rate)}`,
+        `${where}, field 'rate': expected a number${typeof rate === 'number' && Number.isFinite(rate) ? ' below ±1e15' : ''}, got ${JSON.stringify(rate)}`,
         {
           context: { file, row: i, field: 'rate', value: rate },
         },

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Duck } from '@asof/duck';
+import { Duck, listValue } from '@asof/duck';
 import type { SeriesInput } from '@asof/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertInvariants, createStagingTables, modelPath, runModels } from './run-models.ts';
@@ -144,6 +144,26 @@ describe('observations model', () => {
     ).toThrow(/series x:gdp, observation #1 .*available_at must be a finite number/);
     sink.close();
   });
+
+  it('rejects a finite but absurd value at the edge (a backstop behind the sources)', async () => {
+    const sink = await StageSink.create(duck);
+    const row = {
+      series_id: 'x:gdp',
+      timestamp: 0,
+      period_start: null,
+      available_at: 0,
+      source_ref: 'r',
+    } as const;
+    expect(() => sink.addObservation({ ...row, value: 1e300, available_at_basis: 'vintage' })).toThrow(
+      /series x:gdp, observation #1 \(source_ref r\): 1e\+300 is beyond ±1e15/,
+    );
+    expect(() => sink.addObservation({ ...row, value: -1e15, available_at_basis: 'vintage' })).toThrow(
+      /beyond ±1e15/,
+    );
+    sink.addObservation({ ...row, value: 9.99e14, available_at_basis: 'vintage' });
+    expect(sink.observationCount).toBe(1);
+    sink.close();
+  });
 });
 
 /** Writes the built observations table as Parquet (the universe's form) and returns a glob over it. */
@@ -203,7 +223,7 @@ describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
         (
           await duck.all<{ t: string; value: number }>(
             `SELECT strftime("timestamp", '%m-%d') AS t, value FROM (${sql})`,
-            { observations_glob: glob, series_id: 'x:gdp', as_of: asOf },
+            { observation_files: listValue([glob]), series_id: 'x:gdp', as_of: asOf },
           )
         ).map((r) => [r.t, r.value]);
       expect(await view('2019-06-27T12:29:59Z')).toEqual([['03-31', 101]]);
@@ -226,7 +246,7 @@ describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
       const sql = readFileSync(modelPath('unit_coverage'), 'utf8');
       const r = await duck.one<{ series: bigint; points: bigint }>(`SELECT series, points FROM (${sql})`, {
         series_file: seriesFile,
-        observations_glob: glob,
+        observation_files: listValue([glob]),
         eval_start: '2020-01-01T00:00:00Z',
       });
       expect([Number(r.series), Number(r.points)]).toEqual([1, 2]);

@@ -4,6 +4,8 @@ import {
   type BuildWarning,
   type CorporateActionRow,
   InputError,
+  implausibleValueProblem,
+  MAX_ABS_VALUE,
   type ObservationRow,
   type RawInput,
   SeriesInput,
@@ -117,20 +119,25 @@ export class StageSink implements AtomicSink {
 
   private push(o: WithdrawalRow, value: number | null): void {
     if (
-      (value !== null && !Number.isFinite(value)) ||
+      (value !== null && !(Math.abs(value) < MAX_ABS_VALUE)) ||
       !Number.isFinite(o.timestamp) ||
       !Number.isFinite(o.available_at)
     ) {
       const field =
-        value !== null && !Number.isFinite(value)
+        value !== null && !(Math.abs(value) < MAX_ABS_VALUE)
           ? 'value'
           : !Number.isFinite(o.timestamp)
             ? 'timestamp'
             : 'available_at';
       const got = field === 'value' ? value : o[field];
+      // Sources refuse absurd values with their file and row; this is the backstop for any that does not.
+      const problem =
+        field === 'value' && Number.isFinite(got)
+          ? implausibleValueProblem(got as number)
+          : `${field} must be a finite number, got ${String(got)}`;
       throw new InputError(
         'OBSERVATION_INVALID',
-        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${field} must be a finite number, got ${String(got)}`,
+        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${problem}`,
         { context: { series_id: o.series_id, field, value: got } },
       );
     }
