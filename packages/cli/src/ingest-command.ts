@@ -6,7 +6,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const INGEST_USAGE =
-  'asof ingest <edgar|fred|prices> (--raw-dir DIR | --tickers A,B | --series GDP,CPIAUCSL | --catalog | --symbols A,B) [--out DIR] [--offline] [--json]';
+  'asof ingest <edgar|fred|prices> (--raw-dir DIR | --tickers A,B | --series GDP,CPIAUCSL | --catalog [--allow-partial] | --symbols A,B) [--out DIR] [--offline] [--json]';
 
 /**
  * One source into the atomic tables: the same build as `asof build`, with a pipeline made of just that
@@ -20,6 +20,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       tickers: { type: 'string' },
       series: { type: 'string' },
       catalog: { type: 'boolean' },
+      'allow-partial': { type: 'boolean' },
       symbols: { type: 'string' },
       out: { type: 'string' },
       offline: { type: 'boolean' },
@@ -31,7 +32,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (v.help) {
     io.out(
-      `${INGEST_USAGE}\n\nReads one source into out/ingest-<source> (observations, series, corporate actions, manifest).\nLive EDGAR needs ASOF_SEC_USER_AGENT; live FRED needs ASOF_FRED_API_KEY.\n`,
+      `${INGEST_USAGE}\n\nReads one source into out/ingest-<source> (observations, series, corporate actions, manifest).\nLive EDGAR needs ASOF_SEC_USER_AGENT; live FRED needs ASOF_FRED_API_KEY.\nA --catalog run fails if any series fails, unless --allow-partial (then at most half may fail; they are listed as warnings).\n`,
     );
     return 0;
   }
@@ -50,7 +51,13 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       block = { raw_dir: rawDir, tickers: list(v.tickers), offline: v.offline };
       break;
     case 'fred':
-      block = { raw_dir: rawDir, series: list(v.series), catalog: v.catalog, offline: v.offline };
+      block = {
+        raw_dir: rawDir,
+        series: list(v.series),
+        catalog: v.catalog,
+        allow_partial: v['allow-partial'],
+        offline: v.offline,
+      };
       break;
     case 'prices':
       block = { raw_dir: rawDir, symbols: list(v.symbols), total_return: v['total-return'] };
@@ -61,8 +68,15 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
         `unknown source ${JSON.stringify(source ?? null)}; one of edgar, fred, prices\n  usage: ${INGEST_USAGE}`,
       );
   }
+  if (v['allow-partial'] && !(source === 'fred' && v.catalog)) {
+    throw new InputError(
+      'USAGE',
+      `--allow-partial applies to asof ingest fred --catalog only\n  usage: ${INGEST_USAGE}`,
+    );
+  }
   const given = Object.entries(block).filter(
-    ([k, x]) => x !== undefined && x !== false && k !== 'offline' && k !== 'total_return',
+    ([k, x]) =>
+      x !== undefined && x !== false && k !== 'offline' && k !== 'total_return' && k !== 'allow_partial',
   );
   if (given.length === 0)
     throw new InputError('USAGE', `say what to read: --raw-dir, or a live list\n  usage: ${INGEST_USAGE}`);

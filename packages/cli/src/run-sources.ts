@@ -1,15 +1,26 @@
 import { resolve } from 'node:path';
 import type { Duck } from '@asof/duck';
 import { createHttpClient } from '@asof/http';
-import { AsofError, type AtomicSink, type PipelineConfig } from '@asof/schema';
-import { ingestEdgarLive, ingestEdgarRawDir, ingestSyntheticEdgar } from '@asof/source-edgar';
-import { ingestEmbedded } from '@asof/source-embedded';
-import { ingestFredLive, ingestFredRawDir, ingestSyntheticAlfred } from '@asof/source-fred';
+import { AsofError, type AtomicSink, InputError, type PipelineConfig } from '@asof/schema';
 import {
-  downloadYahooCharts,
+  ingestEdgarLive,
+  ingestEdgarRawDir,
+  ingestSyntheticEdgar,
+  requireSecUserAgent,
+} from '@asof/source-edgar';
+import { ingestEmbedded } from '@asof/source-embedded';
+import {
+  ingestFredLive,
+  ingestFredRawDir,
+  ingestSyntheticAlfred,
+  resolveFredApiKey,
+} from '@asof/source-fred';
+import {
   ingestPricesRawDir,
   ingestSyntheticPrices,
+  ingestYahooLive,
   summarizePriceQuality,
+  YAHOO_CHART_BASE_URL,
 } from '@asof/source-prices';
 import { generateScaleUniverse } from '@asof/source-scale';
 import { defaultRegistry, fredCatalog, type Registry } from '@asof/taxonomy';
@@ -26,7 +37,7 @@ export interface SourceReport {
  */
 export async function runSources(
   config: PipelineConfig,
-  sink: AtomicSink,
+  target: AtomicSink,
   options: {
     cwd: string;
     log: (line: string) => void;
@@ -37,10 +48,16 @@ export async function runSources(
 ): Promise<SourceReport> {
   const report: SourceReport = { priceQuality: [], skipped: [] };
   const { log } = options;
+  checkLiveCredentials(config);
+  // Every source below writes through the counting sink.
+  const counted = countingSink(target);
+  const sink = counted.sink;
   const cacheDir = (dir: string | undefined) => resolve(options.cwd, dir ?? '.asof-cache/http');
   const src = config.sources;
+  counted.source('embedded');
   if (src.embedded) ingestEmbedded(src.embedded, sink, log);
 
+  counted.source('edgar');
   if (src.edgar) {
     const e = src.edgar;
     const summaries = [];
@@ -74,6 +91,7 @@ export async function runSources(
     }
   }
 
+  counted.source('fred');
   if (src.fred) {
     const f = src.fred;
     if (f.synthetic) {
@@ -94,7 +112,7 @@ export async function runSources(
       const s = await ingestFredLive(sink, {
         series: ids,
         client: { cacheDir: cacheDir(f.cache_dir), offline: f.offline },
-        continueOnError: f.catalog,
+        catalogRun: f.catalog ? { allowPartial: f.allow_partial === true } : undefined,
         log,
       });
       for (const x of s.failed)
@@ -103,6 +121,7 @@ export async function runSources(
     }
   }
 
+  counted.source('prices');
   if (src.prices) {
     const p = src.prices;
     const map = { totalReturn: p.total_return, vendorLagMicros: p.vendor_lag_seconds * 1_000_000 };
@@ -111,25 +130,29 @@ export async function runSources(
       report.priceQuality.push(...summarizePriceQuality({ instruments: results }));
       log(`prices: ${results.length} synthetic Yahoo-format instruments`);
     }
-    const dirs = p.raw_dir ? [resolve(options.cwd, p.raw_dir)] : [];
+    if (p.raw_dir) {
+      const dir = resolve(options.cwd, p.raw_dir);
+      const result = ingestPricesRawDir(dir, sink, { map });
+      report.priceQuality.push(...summarizePriceQuality(result));
+      log(`prices: ${result.instruments.length} instruments from ${dir}`);
+    }
     if (p.symbols) {
       // Live Yahoo is the optional path: the download lands as raw files (with a download-date sidecar)
       // in the cache folder, and the same raw-directory parser reads them.
       const dir = resolve(cacheDir(p.cache_dir), 'yahoo', new Date().toISOString().slice(0, 10));
       const client = createHttpClient({
-        hosts: { 'query1.finance.yahoo.com': { maxPerInterval: 2, intervalMs: 1000 } },
+        hosts: { [new URL(YAHOO_CHART_BASE_URL).hostname]: { maxPerInterval: 2, intervalMs: 1000 } },
         log,
       });
-      const got = await downloadYahooCharts(p.symbols, dir, { client });
-      await client.close();
-      for (const f of got.failures)
-        report.skipped.push({ source: 'prices', id: f.symbol, reason: f.message });
-      dirs.push(dir);
-    }
-    for (const dir of dirs) {
-      const result = ingestPricesRawDir(dir, sink, { map });
-      report.priceQuality.push(...summarizePriceQuality(result));
-      log(`prices: ${result.instruments.length} instruments from ${dir}`);
+      try {
+        const result = await ingestYahooLive(sink, { symbols: p.symbols, dir, client, ingest: { map } });
+        for (const f of result.failures)
+          report.skipped.push({ source: 'prices', id: f.symbol, reason: f.message });
+        report.priceQuality.push(...summarizePriceQuality(result));
+        log(`prices: ${result.instruments.length} instruments downloaded from Yahoo`);
+      } finally {
+        await client.close();
+      }
     }
   }
 
@@ -141,6 +164,82 @@ export async function runSources(
       );
     const s = await generateScaleUniverse(options.duck, src.scale, options.registry ?? defaultRegistry());
     log(`scale: ${s.series} synthetic series, ${s.rows} rows generated in DuckDB`);
+    counted.generated(s.series);
   }
+  counted.checkNotEmpty(config.name);
   return report;
+}
+
+/**
+ * Live credentials are checked before any source runs, so a missing or malformed key stops the build
+ * at once instead of after the minutes the other sources take.
+ */
+function checkLiveCredentials(config: PipelineConfig): void {
+  const { edgar, fred } = config.sources;
+  if (edgar?.tickers) requireSecUserAgent();
+  const fredLive = fred !== undefined && (fred.catalog || (fred.series?.length ?? 0) > 0);
+  // An offline run without a key reads the cache alone (createFredClient needs no key then).
+  if (fredLive && !(fred.offline && (process.env.ASOF_FRED_API_KEY ?? '') === '')) resolveFredApiKey();
+}
+
+/**
+ * Wraps the build's sink to count what each source adds: a pipeline whose sources ran but produced no
+ * series with observations (an empty raw directory, a date range without a trading day) is an error
+ * naming each source's count, not an empty universe with exit 0.
+ */
+function countingSink(inner: AtomicSink) {
+  const counts = new Map<string, { series: number; observations: number }>();
+  let current = { series: 0, observations: 0 };
+  let generated = 0;
+  let lastId: string | undefined;
+  const observed = new Set<string>();
+  const note = (id: string) => {
+    // Sources emit a series' rows together, so the set is touched once per series, not per row.
+    if (id === lastId) return;
+    lastId = id;
+    observed.add(id);
+  };
+  const sink: AtomicSink = {
+    addSeries: (s) => {
+      current.series++;
+      inner.addSeries(s);
+    },
+    addObservation: (o) => {
+      current.observations++;
+      note(o.series_id);
+      inner.addObservation(o);
+    },
+    addWithdrawal: (o) => {
+      current.observations++;
+      inner.addWithdrawal(o);
+    },
+    addCorporateAction: (a) => inner.addCorporateAction(a),
+    addInput: (i) => inner.addInput(i),
+    addWarning: (w) => inner.addWarning(w),
+  };
+  return {
+    sink,
+    source(name: string) {
+      current = { series: 0, observations: 0 };
+      counts.set(name, current);
+    },
+    /** Series a source generated outside the sink (scale, inside DuckDB). */
+    generated(series: number) {
+      generated += series;
+    },
+    checkNotEmpty(pipeline: string) {
+      if (observed.size + generated > 0) return;
+      const ran = [...counts].filter(([, c]) => c.series > 0 || c.observations > 0);
+      const detail =
+        ran.length === 0
+          ? 'no source emitted a series'
+          : ran.map(([name, c]) => `${name}: ${c.series} series, ${c.observations} observations`).join('; ');
+      throw new InputError(
+        'NO_SERIES',
+        `pipeline ${pipeline}: the sources produced 0 series with observations (${detail}); nothing to build. ` +
+          'Check the date ranges, that each raw_dir holds data files, and the skipped-file warnings',
+        { context: { pipeline, counts: Object.fromEntries(counts) } },
+      );
+    },
+  };
 }
