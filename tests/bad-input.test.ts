@@ -51,11 +51,13 @@ describe('bad input', () => {
     );
   });
 
-  it('refuses output paths outside the working directory', async () => {
-    for (const out of ['../elsewhere', '/tmp/asof-out', '.']) {
+  it('refuses, before any work, an output that holds what asof did not write (the repository itself)', async () => {
+    // Any path may be an output (tests/output-safety.test.ts); these hold the user's files.
+    for (const out of ['.', '..', 'packages', '/']) {
       const r = await asof('build', 'pipelines/default.json', '--out', out);
       expect(r.code, out).toBe(2);
-      expect(r.stderr).toMatch(/not inside the working directory/);
+      expect(r.stderr).toMatch(/asof did not write|root folder|which this command reads/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
 

@@ -1,6 +1,6 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, resolveOutDir } from '@asof/cli';
+import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { PipelineConfig } from '@asof/schema';
 import {
@@ -14,7 +14,7 @@ import {
   writeUniverseManifest,
 } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, scratchOut } from './helpers.ts';
+import { removeOutput, scratchOut } from './helpers.ts';
 
 // The leakage canary (SPEC §8): poison everything published after t — every row with available_at > t gets a
 // wildly different value and a later available_at (same timestamps), and every older value gets a wild
@@ -25,8 +25,7 @@ const poisoned = scratchOut('canary-poisoned');
 const splitClean = scratchOut('canary-split-clean');
 const splitPoisoned = scratchOut('canary-split-poisoned');
 afterAll(() => {
-  for (const d of [clean, poisoned, splitClean, splitPoisoned])
-    rmSync(d.abs, { recursive: true, force: true });
+  for (const d of [clean, poisoned, splitClean, splitPoisoned]) removeOutput(d.abs);
 });
 
 async function poison(src: string, dest: string): Promise<void> {
@@ -122,7 +121,7 @@ beforeAll(async () => {
       edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
     },
   });
-  await buildUniverse({ config, outDir: resolveOutDir(clean.rel, REPO) });
+  await buildUniverse({ config, outDir: clean.abs });
   await poison(clean.abs, poisoned.abs);
   const options = {
     origins: 'all' as const,

@@ -1,10 +1,10 @@
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asof, asofBin, REPO, scratchOut } from './helpers.ts';
+import { asof, asofBin, REPO, removeOutput, scratchOut } from './helpers.ts';
 
 const first = scratchOut('default-a');
 const second = scratchOut('default-b');
@@ -18,8 +18,8 @@ beforeAll(async () => {
   manifest = readManifest(join(first.abs, 'manifest.json'));
 });
 afterAll(() => {
-  rmSync(first.abs, { recursive: true, force: true });
-  rmSync(second.abs, { recursive: true, force: true });
+  removeOutput(first.abs);
+  removeOutput(second.abs);
 });
 
 /** The manifest without the fields that name the commit, which dataset_id also ignores. */
@@ -157,7 +157,7 @@ describe('the default build', () => {
       const r = await asof('verify', join(copy.rel, 'manifest.json'));
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${out.path}: sha256`);
-      rmSync(copy.abs, { recursive: true, force: true });
+      removeOutput(copy.abs);
     }
     expect(existsSync(first.abs)).toBe(true);
   });

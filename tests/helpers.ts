@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '@asof/cli';
 
@@ -29,6 +29,45 @@ export async function asof(...argv: string[]): Promise<CliRun> {
   return { code, stdout, stderr };
 }
 
+/** Runs the asof CLI in-process with `cwd` as the working directory. */
+export async function asofIn(cwd: string, ...argv: string[]): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    out: (t) => {
+      stdout += t;
+    },
+    err: (t) => {
+      stderr += t;
+    },
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+/**
+ * A small pipeline (a dozen synthetic instruments, two synthetic ALFRED series) written to `dir/tiny.json`:
+ * a universe with eval targets, segments, a split, baselines and a score in a few seconds each.
+ */
+export function writeTinyPipeline(dir: string, name = 'tiny'): string {
+  const path = join(dir, `${name}.json`);
+  writeFileSync(
+    path,
+    JSON.stringify({
+      name,
+      eval_start: '2020-01-01',
+      sources: {
+        embedded: {
+          real: { sp500: false, stocks: false, us_employment: false, unemployment_by_industry: false },
+          synthetic: { seed: 7, start: '2015-01-02', end: '2021-12-31', instruments: 12 },
+        },
+        fred: { synthetic: { seed: 7, start: '2012-01-01', end: '2021-12-31', count: 2 } },
+      },
+    }),
+  );
+  return path;
+}
+
 /** Runs the real `asof` bin in a child process (tsx startup included). */
 export function asofBin(args: string[], env: NodeJS.ProcessEnv = process.env): CliRun {
   const r = spawnSync(process.execPath, [join(REPO, 'packages/cli/bin/asof.mjs'), ...args], {
@@ -39,9 +78,18 @@ export function asofBin(args: string[], env: NodeJS.ProcessEnv = process.env): C
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A fresh output folder under out/ (builds refuse folders outside the working directory). */
+/**
+ * Removes an output asof wrote: the path (a symlink to its current generation) and its store
+ * `<parent>/.asof/<name>` (docs/decisions/0010-output-safety.md).
+ */
+export function removeOutput(abs: string): void {
+  rmSync(abs, { recursive: true, force: true });
+  rmSync(join(dirname(abs), '.asof', basename(abs)), { recursive: true, force: true });
+}
+
+/** A fresh output path under out/. */
 export function scratchOut(name: string): { abs: string; rel: string } {
   const abs = join(REPO, 'out', `test-${name}-${process.pid}`);
-  rmSync(abs, { recursive: true, force: true });
+  removeOutput(abs);
   return { abs, rel: relative(REPO, abs) };
 }

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asof, SHARED, scratchOut } from './helpers.ts';
+import { asof, removeOutput, SHARED, scratchOut } from './helpers.ts';
 
 const SEC = join(SHARED, 'fixtures/real/sec');
 const FRED = join(SHARED, 'fixtures/real/fred');
@@ -22,7 +22,7 @@ async function show(id: string, data: string, asOf?: string): Promise<Row[]> {
 
 describe.skipIf(!existsSync(SEC))('asof ingest edgar --raw-dir (needs ../shared/fixtures/real/sec)', () => {
   const out = scratchOut('ingest-edgar');
-  afterAll(() => rmSync(out.abs, { recursive: true, force: true }));
+  afterAll(() => removeOutput(out.abs));
 
   it('replays the recorded EDGAR files with point-in-time EPS and skips the IFRS filer', async () => {
     const r = await asof('ingest', 'edgar', '--raw-dir', SEC, '--out', out.rel, '--json');
@@ -42,7 +42,7 @@ describe.skipIf(!existsSync(SEC))('asof ingest edgar --raw-dir (needs ../shared/
 
 describe.skipIf(!existsSync(FRED))('asof ingest fred --raw-dir (needs ../shared/fixtures/real/fred)', () => {
   const out = scratchOut('ingest-fred');
-  afterAll(() => rmSync(out.abs, { recursive: true, force: true }));
+  afterAll(() => removeOutput(out.abs));
 
   it('replays the recorded FRED responses and fredgraph files', async () => {
     const r = await asof('ingest', 'fred', '--raw-dir', FRED, '--out', out.rel);

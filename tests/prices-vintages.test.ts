@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asof, SHARED, scratchOut } from './helpers.ts';
+import { asof, removeOutput, SHARED, scratchOut } from './helpers.ts';
 
 const PRICES = join(SHARED, 'fixtures/real/prices');
 const has = existsSync(PRICES);
@@ -11,7 +11,7 @@ describe.skipIf(!has)(
   'two Stooq downloads of AAPL as vintages (needs ../shared/fixtures/real/prices)',
   () => {
     const out = scratchOut('stooq-vintages');
-    afterAll(() => rmSync(out.abs, { recursive: true, force: true }));
+    afterAll(() => removeOutput(out.abs));
 
     it('never shows the 2026 download as of 2019-06-01', async () => {
       // The raw folder is a temp copy: the build reads a directory, and the fixtures stay in ../shared.

@@ -1,10 +1,10 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { buildUniverse, loadPipeline } from '@asof/cli';
 import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.ts';
+import { REPO, removeOutput } from './helpers.ts';
 
 // The scale pipeline (SPEC §12) at a tiny scale through the real build: generated inside DuckDB from a
 // counter-based PRNG, so two builds with different thread counts must give the same dataset_id.
@@ -21,15 +21,19 @@ function tinyScale(threads: number, storage: 'memory' | 'file'): PipelineConfig 
 }
 
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) removeOutput(d);
 });
 
 describe('scale pipeline', () => {
   it('is deterministic at any thread count and storage: same files, and the same dataset_id for the same config', async () => {
     const one = await buildUniverse({ config: tinyScale(1, 'memory'), outDir: dirs[0], cwd: REPO });
     const two = await buildUniverse({ config: tinyScale(2, 'file'), outDir: dirs[1], cwd: REPO });
-    // The temporary database file of 'file' storage is gone, and never part of the output.
-    expect(existsSync(`${dirs[1]}.tmp-${process.pid}.duckdb`)).toBe(false);
+    // The temporary database file of 'file' storage (in the temp output's .work/) is gone, and never
+    // part of the output: the output's store holds its one generation and nothing else.
+    expect(readdirSync(join(REPO, 'out', '.asof', basename(dirs[1])))).toEqual([
+      expect.stringMatching(/^gen-/),
+    ]);
+    expect(existsSync(join(dirs[1], '.work'))).toBe(false);
     const files = (m: typeof one.manifest) => m.outputs.map((o) => `${o.path} ${o.sha256} ${o.rows}`);
     expect(files(two.manifest)).toEqual(files(one.manifest));
     // Threads and storage are part of the hashed config; with them equal, the ids must be equal.

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBaselineForecasts } from '@asof/cli';
 import { maseOriTask, type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
 import { type MiniObservation, runSplit, writeMiniUniverse } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchOut } from './helpers.ts';
+import { removeOutput, scratchOut } from './helpers.ts';
 
 // `asof score` on a split written with --layout compact gives exactly what it gives on the same split
 // written per origin: the compact input_rows/target_rows are expanded to the same per-origin view, with
@@ -18,7 +18,7 @@ const perOrigin = scratchOut('score-compact-per-origin');
 const compact = scratchOut('score-compact-compact');
 const out = scratchOut('score-compact-out');
 afterAll(() => {
-  for (const d of [universe, perOrigin, compact, out]) rmSync(d.abs, { recursive: true, force: true });
+  for (const d of [universe, perOrigin, compact, out]) removeOutput(d.abs);
 });
 
 const SERIES = ['m:revised', 'm:withdrawn', 'm:spread'];

@@ -1,6 +1,6 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, resolveOutDir, writeBaselineForecasts } from '@asof/cli';
+import { buildUniverse, writeBaselineForecasts } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
@@ -8,7 +8,7 @@ import { readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asof, REPO, scratchOut } from './helpers.ts';
+import { asof, removeOutput, scratchOut } from './helpers.ts';
 
 // Issue 9 acceptance: on the default build's synthetic driftless random walks no baseline beats the random
 // walk, and a forecaster fed the future (an oracle) is flagged as beating it. The universe is the default's
@@ -19,7 +19,7 @@ const universe = scratchOut('score-rw-universe');
 const split = scratchOut('score-rw-split');
 const out = scratchOut('score-rw-out');
 afterAll(() => {
-  for (const d of [universe, split, out]) rmSync(d.abs, { recursive: true, force: true });
+  for (const d of [universe, split, out]) removeOutput(d.abs);
 });
 
 const INSTRUMENTS = 200;
@@ -42,7 +42,7 @@ beforeAll(async () => {
       },
     },
   });
-  await buildUniverse({ config, outDir: resolveOutDir(universe.rel, REPO) });
+  await buildUniverse({ config, outDir: universe.abs });
   const universeManifest = join(universe.abs, 'manifest.json');
   // Non-overlapping origins (≥ H steps apart): the Diebold–Mariano verdicts are valid.
   await runSplit({ manifestPath: universeManifest, outDir: split.abs, dm: true });

@@ -1,12 +1,11 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, resolveOutDir } from '@asof/cli';
+import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { labelWindow, runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, scratchOut } from './helpers.ts';
+import { removeOutput, scratchOut } from './helpers.ts';
 
 // Issue 8's acceptance checks on a built (synthetic) universe shaped like the default: bars, ALFRED-style
 // monthly vintages and EDGAR quarterly filings, 2015–2025.
@@ -14,7 +13,7 @@ const universe = scratchOut('split-universe');
 const plain = scratchOut('split-plain');
 const windows = scratchOut('split-windows');
 afterAll(() => {
-  for (const d of [universe, plain, windows]) rmSync(d.abs, { recursive: true, force: true });
+  for (const d of [universe, plain, windows]) removeOutput(d.abs);
 });
 
 async function one<T>(sql: string): Promise<T> {
@@ -37,7 +36,7 @@ beforeAll(async () => {
       edgar: { synthetic: { seed: 11, companies: 2, first_fiscal_year: 2013, fiscal_years: 13 } },
     },
   });
-  await buildUniverse({ config, outDir: resolveOutDir(universe.rel, REPO) });
+  await buildUniverse({ config, outDir: universe.abs });
 });
 
 describe('asof split acceptance (issue 8)', () => {

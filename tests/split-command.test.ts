@@ -1,14 +1,13 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readManifest } from '@asof/manifest';
 import { writeMiniUniverse } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asof, scratchOut } from './helpers.ts';
+import { asof, removeOutput, scratchOut } from './helpers.ts';
 
 const universe = scratchOut('split-cli-universe');
 const out = scratchOut('split-cli-out');
 afterAll(() => {
-  for (const d of [universe, out]) rmSync(d.abs, { recursive: true, force: true });
+  for (const d of [universe, out]) removeOutput(d.abs);
 });
 
 beforeAll(async () => {

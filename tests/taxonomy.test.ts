@@ -1,11 +1,11 @@
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse, resolveOutDir } from '@asof/cli';
+import { buildUniverse } from '@asof/cli';
 import { PipelineConfig } from '@asof/schema';
 import { DEFAULT_REGISTRY_DIR, loadRegistry } from '@asof/taxonomy';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asof, REPO, scratchOut } from './helpers.ts';
+import { asof, removeOutput, scratchOut } from './helpers.ts';
 
 describe('asof taxonomy --json', () => {
   it('counts the FinVerse universe exactly', async () => {
@@ -43,8 +43,8 @@ describe('the registry in the manifest', () => {
   const a = scratchOut('registry-a');
   const b = scratchOut('registry-b');
   afterAll(() => {
-    rmSync(a.abs, { recursive: true, force: true });
-    rmSync(b.abs, { recursive: true, force: true });
+    removeOutput(a.abs);
+    removeOutput(b.abs);
   });
 
   it('changes the dataset_id when a registry file is edited', async () => {
@@ -59,10 +59,10 @@ describe('the registry in the manifest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'asof-registry-'));
     cpSync(DEFAULT_REGISTRY_DIR, dir, { recursive: true });
     appendFileSync(join(dir, 'units.tsv'), 'Inter-country\tCommodity\tContainer Freight\tW\tno\tno\n');
-    const one = await buildUniverse({ config, outDir: resolveOutDir(a.rel, REPO), registry: loadRegistry() });
+    const one = await buildUniverse({ config, outDir: a.abs, registry: loadRegistry() });
     const two = await buildUniverse({
       config,
-      outDir: resolveOutDir(b.rel, REPO),
+      outDir: b.abs,
       registry: loadRegistry(dir),
     });
     expect(one.manifest.registry.find((f) => f.name === 'units.tsv')!.sha256).not.toBe(

@@ -1,7 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addIsoDays, isoWeekday } from '@asof/calendar';
 import { verifyManifest } from '@asof/manifest';
+import { isAsofParquetFile } from '@asof/output';
 import {
   alignForecasts,
   baselinePath,
@@ -174,11 +176,35 @@ describe('asof baselines', () => {
     }
   });
 
-  it('refuses an output outside the working directory and a non-Parquet name', async () => {
+  it('writes anywhere asof may write, never over a file it did not write or a file the split lists', async () => {
     const io = { out: () => {}, err: () => {}, cwd };
-    await expect(baselinesCommand(['--manifest', split, '--out', '/tmp/x.parquet'], io)).rejects.toThrow(
-      /not inside the working directory/,
-    );
+    // An absolute path outside the working directory (a data disk) is fine.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'asof-baselines-abs-'));
+    try {
+      const abs = join(elsewhere, 'b.parquet');
+      expect(await baselinesCommand(['--manifest', split, '--out', abs], io)).toBe(0);
+      expect(isAsofParquetFile(abs)).toBe(true);
+      // Written by asof: replaced by the next run.
+      expect(await baselinesCommand(['--manifest', split, '--out', abs], io)).toBe(0);
+      // A file asof did not write is left byte-identical.
+      const mine = join(elsewhere, 'mine.parquet');
+      writeFileSync(mine, 'my own data');
+      await expect(baselinesCommand(['--manifest', split, '--out', mine], io)).rejects.toMatchObject({
+        code: 'OUTPUT_NOT_ASOF',
+        exitCode: 2,
+      });
+      expect(readFileSync(mine, 'utf8')).toBe('my own data');
+      expect(readdirSync(elsewhere).sort()).toEqual(['b.parquet', 'mine.parquet']);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    // The split's own input file, and any path inside the split's folder.
+    const inputs = join(root, 's', 'inputs.parquet');
+    const before = readFileSync(inputs);
+    await expect(baselinesCommand(['--manifest', split, '--out', inputs], io)).rejects.toMatchObject({
+      exitCode: 2,
+    });
+    expect(readFileSync(inputs).equals(before)).toBe(true);
     await expect(baselinesCommand(['--manifest', split, '--out', 'x.csv'], io)).rejects.toThrow(/\.parquet/);
   });
 });

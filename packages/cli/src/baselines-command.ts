@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InputError } from '@asof/schema';
 import type { Io } from './commands.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
 export const BASELINES_USAGE = 'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--json]';
@@ -50,10 +48,8 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--out ${values.out}: the baselines are written as Parquet; name the file *.parquet, e.g. out/baselines.parquet`,
     );
   }
-  // The file is replaced (temp + rename): like every output, it must lie inside the working directory.
-  const outPath = resolveOutDir(values.out, io.cwd);
-  mkdirSync(dirname(outPath), { recursive: true });
-  const r = await writeBaselineForecasts(resolve(io.cwd, values.manifest), outPath);
+  // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
+  const r = await writeBaselineForecasts(resolve(io.cwd, values.manifest), resolve(io.cwd, values.out));
   if (values.json) {
     io.out(
       `${JSON.stringify({ forecasts: r.path, dataset_id: r.manifest.dataset_id, rows: r.rows, origins: r.origins, series: r.series, guard: r.guard })}\n`,

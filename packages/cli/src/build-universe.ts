@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
+import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
 import { buildSegments, SEGMENTS_TABLE_SPEC } from '@asof/patterns';
 import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
@@ -17,7 +18,6 @@ import {
   writeUniverse,
 } from '@asof/transform';
 import { gitState } from './git-state.ts';
-import { replaceDir } from './replace-dir.ts';
 import { runSources } from './run-sources.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
@@ -26,12 +26,16 @@ export const ASOF_VERSION: string = JSON.parse(
 
 export interface BuildOptions {
   config: PipelineConfig;
-  /** Absolute output folder (already checked to lie inside the working directory). */
+  /** Output folder (absolute, or relative to `cwd`): replaced only when absent, empty or asof's (docs/decisions/0010). */
   outDir: string;
   registry?: Registry;
   log?: (line: string) => void;
-  /** Folder relative source paths (raw_dir, cache_dir) resolve against; default process.cwd(). */
+  /** Folder the pipeline's relative paths (raw_dir, cache_dir, temp_directory) resolve against; default process.cwd(). */
   cwd?: string;
+  /** Where the default response cache `.asof-cache/http` lives (default: `cwd`). */
+  cacheRoot?: string;
+  /** Paths the build reads besides the pipeline's sources (e.g. the pipeline file): the output may not overlap them. */
+  inputs?: string[];
 }
 
 export interface BuildResult {
@@ -40,38 +44,86 @@ export interface BuildResult {
   seconds: number;
 }
 
+/** Every path a pipeline makes the build read (or write, for caches): the output may not overlap one. */
+export function pipelineInputs(config: PipelineConfig, base: string, cacheRoot: string): string[] {
+  const s = config.sources;
+  const dirs = [
+    s.embedded?.real?.vega_dir,
+    s.edgar?.raw_dir,
+    s.fred?.raw_dir,
+    s.prices?.raw_dir,
+    config.duckdb.temp_directory,
+  ].filter((d): d is string => typeof d === 'string');
+  const live = [
+    s.edgar?.tickers ? s.edgar : undefined,
+    s.fred?.series || s.fred?.catalog ? s.fred : undefined,
+    s.prices?.symbols ? s.prices : undefined,
+  ].filter((x) => x !== undefined);
+  const caches = live.map((x) =>
+    x.cache_dir ? resolve(base, x.cache_dir) : resolve(cacheRoot, '.asof-cache/http'),
+  );
+  return [...dirs, ...caches].map((d) => resolve(base, d));
+}
+
 /**
  * Builds a universe: sources → staging → models → invariants → Parquet → manifest. Everything is written
- * under a temp folder beside `outDir` and renamed into place at the end; a failure leaves no partial output.
+ * into a temp folder (DuckDB's database, WAL and spill files in its .work/) and switched into place in one
+ * rename at the end (writeOutputDir); a failure or a kill leaves the previous output as it was.
  */
 export async function buildUniverse(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const { config, outDir } = options;
+  const { config } = options;
+  const cwd = options.cwd ?? process.cwd();
   const registry = options.registry ?? defaultRegistry();
-  const tmp = `${outDir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
   const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
-  let duck: Duck | undefined;
-  // duckdb.storage 'file': the working tables live compressed in a database file beside the temp folder
-  // (not inside it: the folder becomes the output), removed with its write-ahead log however the build ends.
-  const dbFile = config.duckdb.storage === 'file' ? `${tmp}.duckdb` : undefined;
-  const removeDbFile = () => {
-    if (dbFile) for (const f of [dbFile, `${dbFile}.wal`]) rmSync(f, { force: true });
+  const { value: manifest, path } = await writeOutputDir(
+    options.outDir,
+    {
+      command: 'asof build',
+      cwd,
+      inputs: [...(options.inputs ?? []), ...pipelineInputs(config, cwd, options.cacheRoot ?? cwd)],
+      label: (m: Manifest) => m.dataset_id.slice(0, 12),
+    },
+    (work) => buildInto(work, { ...options, cwd, registry }, step),
+  );
+  step(`done: ${join(path, 'manifest.json')}`);
+  return {
+    manifest,
+    manifestPath: join(path, 'manifest.json'),
+    seconds: (performance.now() - started) / 1000,
   };
+}
+
+/** The build itself, writing into the temp folder `work.dir`. */
+async function buildInto(
+  work: OutputWork,
+  options: BuildOptions & { cwd: string; registry: Registry },
+  step: (what: string) => void,
+): Promise<Manifest> {
+  const { config, registry } = options;
+  const tmp = work.dir;
+  let duck: Duck | undefined;
   try {
+    // duckdb.storage 'file': the working tables live compressed in a database file in the temp output's
+    // .work/ folder (with its WAL and spill files), so they go with it however the build ends.
+    let spill = join(work.work, 'spill');
+    if (config.duckdb.temp_directory) {
+      spill = join(resolve(options.cwd, config.duckdb.temp_directory), `asof-spill-${stampText()}`);
+      work.track(spill);
+    }
     duck = await Duck.open({
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
-      tempDirectory: config.duckdb.temp_directory,
-      ...(dbFile ? { path: dbFile } : {}),
+      tempDirectory: spill,
+      ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
     });
     await createStagingTables(duck);
     await loadRegistryTables(duck, registry);
     const sink = await StageSink.create(duck);
     const report = await runSources(config, sink, {
-      cwd: options.cwd ?? process.cwd(),
+      cwd: options.cwd,
+      cacheRoot: options.cacheRoot,
       log: step,
       duck,
       registry,
@@ -81,6 +133,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
       sink.addWarning({ code: 'SOURCE_SKIPPED', message: `${k.source} ${k.id} skipped: ${k.reason}` });
     }
     step(`staged ${sink.observationCount.toLocaleString('en-US')} observation rows`);
+    await faultPoint('run:midway');
     await assertKnownUnits(duck, registry);
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
     await assertInvariants(duck);
@@ -112,21 +165,10 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
       summary,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
-    duck.close();
-    duck = undefined;
-    removeDbFile();
-    replaceDir(tmp, outDir);
-    step(`done: ${join(outDir, 'manifest.json')}`);
-    return {
-      manifest,
-      manifestPath: join(outDir, 'manifest.json'),
-      seconds: (performance.now() - started) / 1000,
-    };
-  } catch (err) {
+    step('manifest written; switching the output');
+    return manifest;
+  } finally {
     duck?.close();
-    removeDbFile();
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
   }
 }
 

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isoToMicros, microsToIso } from '@asof/calendar';
-import { Duck, quoteLiteral } from '@asof/duck';
-import { checkManifest, verifyManifest } from '@asof/manifest';
+import { Duck, listValue } from '@asof/duck';
+import { checkManifest, withVerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
@@ -10,7 +10,6 @@ import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
 import { loadPipeline } from './load-pipeline.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -33,11 +32,12 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
   }
   const pipelinePath = resolve(io.cwd, positionals[0] ?? 'pipelines/default.json');
   const config = loadPipeline(pipelinePath);
-  const outDir = resolveOutDir((values.out as string | undefined) ?? `out/${config.name}`, io.cwd);
   const result = await buildUniverse({
     config,
-    outDir,
-    cwd: io.cwd,
+    outDir: resolve(io.cwd, (values.out as string | undefined) ?? `out/${config.name}`),
+    cwd: dirname(pipelinePath),
+    cacheRoot: io.cwd,
+    inputs: [pipelinePath],
     log: (line) => io.err(`asof build: ${line}\n`),
   });
   if (values.json) {
@@ -77,7 +77,7 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1)
     throw new InputError('USAGE', `expected one manifest path\n  usage: ${VERIFY_USAGE}`);
   const path = resolve(io.cwd, positionals[0]);
-  const { manifest, problems } = await checkManifest(path);
+  const { manifest, problems } = await checkManifest(path, { unlisted: true });
   if (values.json) {
     io.out(
       `${JSON.stringify({ manifest: path, dataset_id: manifest.dataset_id, ok: problems.length === 0, problems })}\n`,
@@ -111,54 +111,93 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1 || !values.data)
     throw new InputError('USAGE', `expected a series id and --data\n  usage: ${SHOW_USAGE}`);
   const dataDir = resolve(io.cwd, values.data as string);
-  if (!existsSync(resolve(dataDir, 'observations'))) {
-    throw new InputError(
-      'DATA_NOT_FOUND',
-      `--data ${values.data}: no observations/ folder there (build one with 'asof build')`,
-    );
-  }
+  const manifestPath = universeManifestOf(dataDir, values.data as string, '--data');
   const asOfText = values['as-of'] as string | undefined;
   const asOf = asOfText === undefined ? 'infinity' : microsToIso(parseAsOf(asOfText));
-  const duck = await Duck.open({ threads: 2 });
-  try {
-    const rows = await duck.all<Record<string, unknown>>(
-      `SELECT series_id, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
-              strftime(period_start, '%Y-%m-%dT%H:%M:%S.%fZ') AS period_start,
-              strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, available_at_basis, source_ref
-       FROM (${readFileSync(modelPath('as_of_view'), 'utf8').replace(/;\s*$/, '')})`,
-      { observations_glob: `${dataDir}/observations/*/*.parquet`, series_id: positionals[0], as_of: asOf },
-    );
-    if (rows.length === 0) {
-      const known = await duck.one<{ n: bigint }>(
-        `SELECT count(*) AS n FROM read_parquet(${quoteLiteral(`${dataDir}/observations/*/*.parquet`)}) WHERE series_id = $id`,
-        { id: positionals[0] },
+  const seriesId = positionals[0];
+  const rows = await withVerifiedManifest(manifestPath, async (verified) => {
+    requireUniverse(verified.manifest, manifestPath, 'asof show');
+    const files = listValue(verified.readPaths('observations'));
+    const duck = await Duck.open({ threads: 2 });
+    try {
+      const found = await duck.all<Record<string, unknown>>(
+        `SELECT series_id, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
+                strftime(period_start, '%Y-%m-%dT%H:%M:%S.%fZ') AS period_start,
+                strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, available_at_basis, source_ref
+         FROM (${readFileSync(modelPath('as_of_view'), 'utf8').replace(/;\s*$/, '')})`,
+        { observation_files: files, series_id: seriesId, as_of: asOf },
       );
-      if (Number(known.n) === 0) {
-        throw new InputError(
-          'UNKNOWN_SERIES',
-          `series ${positionals[0]} is not in ${dataDir} (list series in series.parquet)`,
+      if (found.length === 0) {
+        const known = await duck.one<{ n: bigint }>(
+          'SELECT count(*) AS n FROM read_parquet($files) WHERE series_id = $id',
+          { files, id: seriesId },
         );
+        if (Number(known.n) === 0) {
+          throw new InputError(
+            'UNKNOWN_SERIES',
+            `series ${seriesId} is not in ${dataDir} (list series in series.parquet)`,
+            { context: { value: seriesId } },
+          );
+        }
       }
+      return found;
+    } finally {
+      duck.close();
     }
-    if (values.json) io.out(`${JSON.stringify(rows)}\n`);
-    else {
-      io.out(`${positionals[0]} as of ${asOfText ?? 'latest'}: ${rows.length} observations\n`);
-      io.out(
-        `${formatTable(
-          ['timestamp', 'value', 'available_at', 'basis', 'source_ref'],
-          rows.map((r) => [
-            String(r.timestamp),
-            Number(r.value),
-            String(r.available_at),
-            String(r.available_at_basis),
-            String(r.source_ref),
-          ]),
-        )}\n`,
-      );
-    }
-    return 0;
-  } finally {
-    duck.close();
+  });
+  if (values.json) io.out(`${JSON.stringify(rows)}\n`);
+  else {
+    io.out(`${seriesId} as of ${asOfText ?? 'latest'}: ${rows.length} observations\n`);
+    io.out(
+      `${formatTable(
+        ['timestamp', 'value', 'available_at', 'basis', 'source_ref'],
+        rows.map((r) => [
+          String(r.timestamp),
+          Number(r.value),
+          String(r.available_at),
+          String(r.available_at_basis),
+          String(r.source_ref),
+        ]),
+      )}\n`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * The manifest of a `--data` folder: a folder (never a glob or a file) holding an asof manifest.json.
+ */
+export function universeManifestOf(dataDir: string, given: string, flag: string): string {
+  const hint = "pass the folder of a universe built with 'asof build', e.g. out/default";
+  if (/[*?[\]{}]/.test(given)) {
+    throw new InputError('DATA_NOT_A_FOLDER', `${flag} ${given}: a glob is not accepted; ${hint}`, {
+      context: { value: given },
+    });
+  }
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) {
+    throw new InputError(
+      'DATA_NOT_FOUND',
+      `${flag} ${given}: ${existsSync(dataDir) ? 'not a folder' : 'no such folder'}; ${hint}`,
+      { context: { value: given } },
+    );
+  }
+  const manifestPath = join(dataDir, 'manifest.json');
+  if (!existsSync(manifestPath)) {
+    throw new InputError('DATA_NOT_FOUND', `${flag} ${given}: no manifest.json there; ${hint}`, {
+      context: { value: given },
+    });
+  }
+  return manifestPath;
+}
+
+/** Refuses a manifest that is not a universe's (a split, an export) for a command that reads universes. */
+export function requireUniverse(manifest: Manifest, path: string, command: string): void {
+  if (manifest.kind !== 'universe') {
+    throw new InputError(
+      'NOT_A_UNIVERSE',
+      `${path}: manifest kind is '${manifest.kind}'; ${command} reads a universe built with 'asof build' (for a split, pass its parent universe${manifest.parent_dataset_id ? `, dataset_id ${manifest.parent_dataset_id.slice(0, 12)}…` : ''})`,
+      { context: { file: path, value: manifest.kind } },
+    );
   }
 }
 
@@ -205,19 +244,25 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
 }
 
 async function coverage(manifestPath: string, json: boolean, io: Io): Promise<number> {
-  const manifest = await verifyManifest(manifestPath);
-  const dir = dirname(manifestPath);
-  const evalStart = (manifest.config as { eval_start?: string }).eval_start ?? '2020-01-01';
-  const duck = await Duck.open({ threads: 2 });
-  try {
-    const rows = await duck.all<Record<string, string | bigint>>(
-      readFileSync(modelPath('unit_coverage'), 'utf8'),
-      {
-        series_file: join(dir, 'series.parquet'),
-        observations_glob: `${dir}/observations/*/*.parquet`,
-        eval_start: `${evalStart}T00:00:00Z`,
-      },
-    );
+  const { manifest, rows, evalStart } = await withVerifiedManifest(manifestPath, async (verified) => {
+    requireUniverse(verified.manifest, manifestPath, 'asof taxonomy --coverage');
+    const evalStart = (verified.manifest.config as { eval_start?: string }).eval_start ?? '2020-01-01';
+    const duck = await Duck.open({ threads: 2 });
+    try {
+      const rows = await duck.all<Record<string, string | bigint>>(
+        readFileSync(modelPath('unit_coverage'), 'utf8'),
+        {
+          series_file: verified.readPaths('series')[0],
+          observation_files: listValue(verified.readPaths('observations')),
+          eval_start: `${evalStart}T00:00:00Z`,
+        },
+      );
+      return { manifest: verified.manifest, rows, evalStart };
+    } finally {
+      duck.close();
+    }
+  });
+  {
     const units = rows.map((r) => ({
       scope: String(r.scope),
       category: String(r.category),
@@ -248,7 +293,5 @@ async function coverage(manifestPath: string, json: boolean, io: Io): Promise<nu
       );
     }
     return 0;
-  } finally {
-    duck.close();
   }
 }

@@ -6,7 +6,6 @@ import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const EXPORT_USAGE =
   'asof export fintsb --manifest M --out DIR [--k 300] [--length 250] [--datasets 5] [--frequency BD] [--labels quota|threshold] [--json]';
@@ -70,7 +69,7 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
   const git = gitState(io.cwd);
   const result = await exportFintsb({
     manifestPath: resolve(io.cwd, v.manifest),
-    outDir: resolveOutDir(v.out, io.cwd),
+    outDir: resolve(io.cwd, v.out),
     k: positive('k', v.k as string | undefined, 300),
     length: positive('length', v.length as string | undefined, 250),
     datasets: positive('datasets', v.datasets as string | undefined, 5),

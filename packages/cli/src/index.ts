@@ -3,5 +3,4 @@ export * from './build-universe.ts';
 export * from './commands.ts';
 export * from './load-pipeline.ts';
 export { runCli } from './main.ts';
-export * from './resolve-out-dir.ts';
 export * from './write-baseline-forecasts.ts';

@@ -3,7 +3,6 @@ import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
 import { buildUniverse } from './build-universe.ts';
 import { type Io, renderSummary } from './commands.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const INGEST_USAGE =
   'asof ingest <edgar|fred|prices> (--raw-dir DIR | --tickers A,B | --series GDP,CPIAUCSL | --catalog [--allow-partial] | --symbols A,B) [--out DIR] [--offline] [--json]';
@@ -83,7 +82,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   const candidate = { name: `ingest-${source}`, sources: { [source]: block } };
   const config = PipelineConfig.safeParse(JSON.parse(JSON.stringify(candidate)));
   if (!config.success) throw zodInputError('USAGE', `asof ingest ${source}`, config.error);
-  const outDir = resolveOutDir((v.out as string | undefined) ?? `out/ingest-${source}`, io.cwd);
+  const outDir = resolve(io.cwd, (v.out as string | undefined) ?? `out/ingest-${source}`);
   const result = await buildUniverse({
     config: config.data,
     outDir,

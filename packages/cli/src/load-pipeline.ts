@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
 
 /** Reads and validates a pipeline file; every problem is an InputError (exit 2) naming the field. */
@@ -30,5 +31,41 @@ export function loadPipeline(path: string): PipelineConfig {
       'the pipeline schema is schemas/pipeline.schema.json',
     );
   }
+  checkPipelinePaths(parsed.data, path);
   return parsed.data;
+}
+
+/** The pipeline fields that name folders, with their values. */
+function pathFields(config: PipelineConfig): [string, string | undefined][] {
+  const s = config.sources;
+  return [
+    ['sources.embedded.real.vega_dir', s.embedded?.real?.vega_dir],
+    ['sources.edgar.raw_dir', s.edgar?.raw_dir],
+    ['sources.edgar.cache_dir', s.edgar?.cache_dir],
+    ['sources.fred.raw_dir', s.fred?.raw_dir],
+    ['sources.fred.cache_dir', s.fred?.cache_dir],
+    ['sources.prices.raw_dir', s.prices?.raw_dir],
+    ['sources.prices.cache_dir', s.prices?.cache_dir],
+    ['duckdb.temp_directory', config.duckdb.temp_directory],
+  ];
+}
+
+/**
+ * A relative folder in a pipeline means a folder beside or below the pipeline file, never above it: a
+ * pipeline shared with others must not reach out of its own folder by `..`. Absolute paths are taken as
+ * given (a data disk, a shared cache).
+ */
+export function checkPipelinePaths(config: PipelineConfig, pipelinePath: string): void {
+  const base = dirname(resolve(pipelinePath));
+  for (const [field, value] of pathFields(config)) {
+    if (value === undefined || isAbsolute(value)) continue;
+    const rel = relative(base, resolve(base, value));
+    if (rel.startsWith('..') || isAbsolute(rel)) {
+      throw new InputError(
+        'PIPELINE_PATH_OUTSIDE',
+        `${pipelinePath}: ${field} ${JSON.stringify(value)} leaves the pipeline's folder ${base}; relative paths resolve against the pipeline's folder and stay inside it — give an absolute path instead`,
+        { context: { file: pipelinePath, field, value } },
+      );
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
 import { AsofError } from '@asof/schema';
 import { BASELINES_USAGE, baselinesCommand } from './baselines-command.ts';
 import {
@@ -61,6 +62,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   try {
+    // Whatever a killed asof process left (temp folders, DuckDB files, locks) goes first, whatever the command.
+    cleanStaleTemps();
     return await command(rest, io);
   } catch (err) {
     if (err instanceof AsofError) {
@@ -77,6 +80,7 @@ if (
   process.argv[1]?.endsWith('/asof') ||
   process.argv[1]?.endsWith('asof.mjs')
 ) {
+  installSignalCleanup((line) => process.stderr.write(`asof: ${line}\n`));
   const code = await runCli(process.argv.slice(2), {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

@@ -39,7 +39,10 @@ export async function runSources(
   config: PipelineConfig,
   target: AtomicSink,
   options: {
+    /** Folder the pipeline's relative paths resolve against. */
     cwd: string;
+    /** Where the default response cache `.asof-cache/http` lives (default: cwd). */
+    cacheRoot?: string;
     log: (line: string) => void;
     /** The build's DuckDB: sources that generate inside DuckDB (scale) write the staging tables directly. */
     duck?: Duck;
@@ -52,7 +55,8 @@ export async function runSources(
   // Every source below writes through the counting sink.
   const counted = countingSink(target);
   const sink = counted.sink;
-  const cacheDir = (dir: string | undefined) => resolve(options.cwd, dir ?? '.asof-cache/http');
+  const cacheDir = (dir: string | undefined) =>
+    dir ? resolve(options.cwd, dir) : resolve(options.cacheRoot ?? options.cwd, '.asof-cache/http');
   const src = config.sources;
   counted.source('embedded');
   if (src.embedded) ingestEmbedded(src.embedded, sink, log);

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scoreCommand } from './score-command.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../scoring/fixtures/', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'asof-score-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const root = mkdtempSync(join(tmpdir(), 'asof-score-cli-'));
+// The split in a folder of its own: an output may not lie inside a folder the command reads.
+const dir = join(root, 'split');
+mkdirSync(dir);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function splitManifest(): Promise<string> {
   const outputs: ManifestOutput[] = [];
@@ -56,7 +59,7 @@ describe('asof score', () => {
     const manifest = await splitManifest();
     let out = '';
     let err = '';
-    const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), cwd: dir };
+    const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), cwd: root };
     const code = await scoreCommand(
       ['--manifest', manifest, '--forecasts', join(FIXTURES, 'forecasts.csv'), '--out', 'scored', '--json'],
       io,
@@ -72,8 +75,8 @@ describe('asof score', () => {
       'random_walk',
       'seasonal_naive',
     ]);
-    expect(existsSync(join(dir, 'scored', 'leaderboard.md'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
+    expect(existsSync(join(root, 'scored', 'leaderboard.md'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
       summary.dataset_id,
     );
   });

@@ -1,10 +1,10 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { faultPoint, writeOutputDir } from '@asof/output';
 import { InputError } from '@asof/schema';
 import { scoreSplit, writeResults } from '@asof/scoring';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const SCORE_USAGE =
   'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--json]';
@@ -20,7 +20,7 @@ DIR/results.json and DIR/leaderboard.md.
 
   --manifest       the split's manifest.json
   --forecasts      a forecasts file; repeat for several (each model name once across files)
-  --out            output folder (inside the working directory)
+  --out            output folder (replaced only if empty or written by asof)
   --universe       the parent universe's manifest.json, for its tasks table when the split has none
   --allow-overlap  run the Diebold–Mariano verdicts even when origins overlap (origins policy 'all' with
                    H > 1, or origins closer than H steps). Without it those verdicts are refused: overlapping
@@ -70,19 +70,35 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   if (stride !== undefined && !(Number.isInteger(stride) && stride >= 1)) {
     throw new InputError('USAGE', `--origin-stride ${values['origin-stride']}: expected an integer ≥ 1`);
   }
-  const outDir = resolveOutDir(values.out, io.cwd);
-  const results = await scoreSplit(
-    resolve(io.cwd, values.manifest),
-    forecasts.map((f) => resolve(io.cwd, f)),
+  const manifestPath = resolve(io.cwd, values.manifest);
+  const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
+  const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
+  // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
+  const { value: results, path: outDir } = await writeOutputDir(
+    resolve(io.cwd, values.out),
     {
-      allowOverlap: Boolean(values['allow-overlap']),
-      alpha,
-      originStride: stride,
-      universeManifest: typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined,
-      log: (line) => io.err(`asof score: ${line}\n`),
+      command: 'asof score',
+      inputs: [
+        manifestPath,
+        dirname(manifestPath),
+        ...forecastPaths,
+        ...(universe ? [universe, dirname(universe)] : []),
+      ],
+    },
+    async ({ dir }) => {
+      const scored = await scoreSplit(manifestPath, forecastPaths, {
+        allowOverlap: Boolean(values['allow-overlap']),
+        alpha,
+        originStride: stride,
+        universeManifest: universe,
+        log: (line) => io.err(`asof score: ${line}\n`),
+      });
+      await faultPoint('run:midway');
+      writeResults(dir, scored);
+      return scored;
     },
   );
-  const paths = writeResults(outDir, results);
+  const paths = { results: join(outDir, 'results.json'), leaderboard: join(outDir, 'leaderboard.md') };
   if (results.verdicts.status === 'refused') io.err(`asof score: warning: ${results.verdicts.reason}\n`);
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (values.json) {

@@ -14,7 +14,6 @@ import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { resolveOutDir } from './resolve-out-dir.ts';
 
 export const SPLIT_USAGE =
   'asof split --manifest M [--out DIR] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
@@ -91,9 +90,9 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     );
   }
   const manifestPath = resolve(io.cwd, values.manifest);
-  const outDir = resolveOutDir(
-    (values.out as string | undefined) ?? `out/${basename(dirname(manifestPath))}-split`,
+  const outDir = resolve(
     io.cwd,
+    (values.out as string | undefined) ?? `out/${basename(dirname(manifestPath))}-split`,
   );
   const git = gitState(io.cwd);
   const result = await runSplit({

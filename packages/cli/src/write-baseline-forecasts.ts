@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { microsToIso } from '@asof/calendar';
 import { DOUBLE, Duck, INTEGER, quoteLiteral, VARCHAR } from '@asof/duck';
-import { verifyManifest } from '@asof/manifest';
+import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { InputError, type Manifest } from '@asof/schema';
 import { BASELINE_MODELS, SEASON_LENGTH } from '@asof/scoring';
 import {
@@ -43,7 +44,33 @@ export async function writeBaselineForecasts(
   /** Replaces a baseline's forecaster (tests: a forecaster that reads past its origin must abort the run). */
   override: Partial<Record<(typeof BASELINE_MODELS)[number], Forecaster>> = {},
 ): Promise<BaselineForecastsResult> {
-  const manifest = await verifyManifest(manifestPath);
+  const verified = await openVerifiedManifest(manifestPath);
+  try {
+    const written = await writeOutputFile(
+      outPath,
+      {
+        command: 'asof baselines',
+        inputs: [manifestPath, dirname(manifestPath)],
+        protectedFiles: verified.files().map((f) => f.path),
+        beforeSwitch: () => verified.recheck(),
+      },
+      ({ file, work }) =>
+        verified.guard(() => computeBaselines(verified, manifestPath, file, work, override)),
+    );
+    return { ...written.value, path: written.path };
+  } finally {
+    verified.close();
+  }
+}
+
+async function computeBaselines(
+  verified: VerifiedManifest,
+  manifestPath: string,
+  outFile: string,
+  work: string,
+  override: Partial<Record<(typeof BASELINE_MODELS)[number], Forecaster>>,
+): Promise<BaselineForecastsResult> {
+  const manifest = verified.manifest;
   if (manifest.kind !== 'split') {
     throw new InputError(
       'BASELINES_NOT_A_SPLIT',
@@ -51,10 +78,11 @@ export async function writeBaselineForecasts(
       { context: { file: manifestPath, value: manifest.kind } },
     );
   }
-  const dir = dirname(manifestPath);
+  // Only files the verified manifest lists, read through the descriptors that were hashed.
   const files = (tables: readonly string[]) =>
-    `[${outputsOf(manifest, tables)
-      .map((p) => quoteLiteral(join(dir, p)))
+    `[${verified
+      .readPaths(...tables)
+      .map((p) => quoteLiteral(p))
       .join(', ')}]`;
   const originFiles = outputsOf(manifest, ['origins']);
   const historyFiles = outputsOf(manifest, ['train_observations', 'inputs', 'input_rows']);
@@ -65,7 +93,7 @@ export async function writeBaselineForecasts(
       { context: { file: manifestPath } },
     );
   }
-  const duck = await Duck.open({ threads: 2 });
+  const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
   try {
     const origins = await duck.all<{
       series_id: string;
@@ -180,10 +208,25 @@ export async function writeBaselineForecasts(
       [model, series, origin, step, value],
     );
     // origin is ISO text with microseconds (fixed width, so the text order is the time order).
-    await duck.writeParquet('SELECT * FROM forecasts ORDER BY model, series_id, origin, step', outPath);
+    await faultPoint('run:midway');
+    // The asof entry marks the file as asof's, so a later run may replace it (and only it). It names no
+    // split: the same forecasts from either split layout are the same bytes.
+    await duck.writeParquet(
+      'SELECT * FROM forecasts ORDER BY model, series_id, origin, step',
+      outFile,
+      undefined,
+      {
+        kvMetadata: {
+          [ASOF_PARQUET_KEY]: JSON.stringify({
+            kind: 'forecasts',
+            models: [...BASELINE_MODELS],
+          }),
+        },
+      },
+    );
     return {
       manifest,
-      path: outPath,
+      path: outFile,
       rows: model.length,
       origins: tasks.length,
       series: new Set(tasks.map((t) => t.series_id)).size,

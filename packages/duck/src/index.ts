@@ -1,5 +1,5 @@
 export type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
-export { BIGINT, BOOLEAN, DOUBLE, INTEGER, VARCHAR } from '@duckdb/node-api';
+export { BIGINT, BOOLEAN, DOUBLE, INTEGER, listValue, VARCHAR } from '@duckdb/node-api';
 export * from './describe-parquet.ts';
 export * from './key-ranges.ts';
 export * from './open-duck.ts';

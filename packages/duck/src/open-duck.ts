@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
+import { scratchPath } from '@asof/output';
 import { AsofError } from '@asof/schema';
 import {
   type DuckDBConnection,
@@ -18,7 +19,12 @@ export interface DuckOptions {
   threads?: number;
   /** DuckDB memory_limit, e.g. '8GB' or '60%'. */
   memoryLimit?: string;
-  /** Where DuckDB spills when over the memory limit. */
+  /**
+   * Where DuckDB spills when over the memory limit. Commands that write an output pass a folder inside
+   * their temp output; without one, a scratch path in the system temp folder named after this process,
+   * removed on close (or by the next asof command if this one is killed) — never DuckDB's default `.tmp`
+   * in the working directory.
+   */
   tempDirectory?: string;
   /** Database file, default in-memory. */
   path?: string;
@@ -47,6 +53,7 @@ export class Duck {
     readonly connection: DuckDBConnection,
     /** False for a connect()ed sibling: closing it leaves the shared instance open. */
     private readonly ownsInstance = true,
+    private readonly disposeScratch: () => void = () => {},
   ) {}
 
   /**
@@ -67,10 +74,11 @@ export class Duck {
     };
     const mem = resolveMemoryLimit(options.memoryLimit);
     if (mem) config.memory_limit = mem;
-    if (options.tempDirectory) config.temp_directory = options.tempDirectory;
+    const scratch = options.tempDirectory ? undefined : scratchPath('duckdb');
+    config.temp_directory = options.tempDirectory ?? scratch!.path;
     const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
     const connection = await instance.connect();
-    return new Duck(instance, connection);
+    return new Duck(instance, connection, true, scratch?.dispose);
   }
 
   async run(sql: string, params?: Params): Promise<void> {
@@ -122,7 +130,13 @@ export class Duck {
    * file is written to a temp path and renamed into place. Parameters are bound into the COPY itself
    * (DuckDB 1.5 prepares COPY statements), so a filtered write costs no intermediate table.
    */
-  async writeParquet(query: string, path: string, params?: Params): Promise<void> {
+  async writeParquet(
+    query: string,
+    path: string,
+    params?: Params,
+    /** Key-value metadata for the file footer (e.g. the asof entry that marks files asof wrote). */
+    options: { kvMetadata?: Record<string, string> } = {},
+  ): Promise<void> {
     if (!/order\s+by/i.test(query)) {
       throw new DuckError(
         `writeParquet needs a query ending in ORDER BY on the grain (deterministic files): ${query.slice(0, 200)}`,
@@ -131,9 +145,13 @@ export class Duck {
     const tmp = `${path}.tmp-${process.pid}`;
     const source = `(${stripTrailingSemicolon(query)})`;
     const used = params ? pickUsedParams(query, params) : undefined;
+    const kv = Object.entries(options.kvMetadata ?? {});
+    const kvOption = kv.length
+      ? `, KV_METADATA {${kv.map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`
+      : '';
     try {
       await this.run(
-        `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+        `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880${kvOption})`,
         used && Object.keys(used).length > 0 ? used : undefined,
       );
       await rename(tmp, path);
@@ -172,7 +190,10 @@ export class Duck {
 
   close(): void {
     this.connection.closeSync();
-    if (this.ownsInstance) this.instance.closeSync();
+    if (this.ownsInstance) {
+      this.instance.closeSync();
+      this.disposeScratch();
+    }
   }
 }
 

@@ -1,12 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { isInsideAsofTemp } from '@asof/output';
 import { AsofError, InputError, Manifest, zodInputError } from '@asof/schema';
 import { computeDatasetId } from './build-manifest.ts';
 import { hashFile } from './hash-file.ts';
 
 export interface VerifyProblem {
   path: string;
-  problem: 'missing' | 'sha256' | 'bytes' | 'dataset_id' | 'outside';
+  problem:
+    | 'missing'
+    | 'sha256'
+    | 'bytes'
+    | 'dataset_id'
+    | 'outside'
+    | 'not a file'
+    | 'not listed'
+    | 'changed while read';
   expected?: string | number;
   actual?: string | number;
 }
@@ -29,28 +38,74 @@ export class ManifestVerifyError extends AsofError {
   }
 }
 
-/** Reads and validates a manifest file. */
-export function readManifest(path: string): Manifest {
+/** The bytes of a manifest file; a missing file or a folder is an InputError naming it. */
+export function readManifestBytes(path: string, label: string = path): Buffer {
   if (!existsSync(path)) {
-    throw new InputError('MANIFEST_NOT_FOUND', `${path}: no such manifest (build one with 'asof build')`);
+    throw new InputError('MANIFEST_NOT_FOUND', `${label}: no such manifest (build one with 'asof build')`, {
+      context: { file: path },
+    });
   }
+  if (lstatSync(realpathSync(path)).isDirectory()) {
+    throw new InputError(
+      'MANIFEST_IS_FOLDER',
+      `${label} is a folder; pass the manifest.json inside it, e.g. ${join(label, 'manifest.json')}`,
+      { context: { file: path } },
+    );
+  }
+  return readFileSync(path);
+}
+
+/** Parses and validates manifest bytes. */
+export function parseManifestBytes(bytes: Buffer, label: string): Manifest {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
-    throw new InputError('MANIFEST_INVALID', `${path}: not JSON (${(cause as Error).message})`, { cause });
+    throw new InputError('MANIFEST_INVALID', `${label}: not JSON (${(cause as Error).message})`, {
+      cause,
+      context: { file: label },
+    });
   }
   const parsed = Manifest.safeParse(raw);
-  if (!parsed.success) throw zodInputError('MANIFEST_INVALID', path, parsed.error);
+  if (!parsed.success) throw zodInputError('MANIFEST_INVALID', label, parsed.error);
   return parsed.data;
 }
 
-/** Re-hashes every listed file and the dataset_id; returns the problems (empty when all is well). */
+/** Reads and validates a manifest file. */
+export function readManifest(path: string): Manifest {
+  return parseManifestBytes(readManifestBytes(path), path);
+}
+
+/** Every file under `root` (relative, `/`-separated), not following symlinked folders. */
+function filesUnder(root: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...filesUnder(root, rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Re-hashes every listed file and the dataset_id; returns the problems (empty when all is well). A
+ * manifest inside an unfinished asof output (a temp folder) is refused. With `unlisted`, files in the
+ * manifest's folder that it does not list are problems too ('not listed'): readers never read them, but
+ * `asof verify` names them.
+ */
 export async function checkManifest(
   path: string,
+  options: { unlisted?: boolean } = {},
 ): Promise<{ manifest: Manifest; problems: VerifyProblem[] }> {
+  if (existsSync(path) && isInsideAsofTemp(realpathSync(path))) {
+    throw new InputError(
+      'MANIFEST_IN_TEMP',
+      `${path}: this manifest is inside an unfinished asof output (${dirname(realpathSync(path))}), never a valid input; use the output path the command printed`,
+      { context: { file: path } },
+    );
+  }
   const manifest = readManifest(path);
-  const root = dirname(path);
+  const root = dirname(realpathSync(path));
   const problems: VerifyProblem[] = [];
   const expectedId = computeDatasetId(manifest);
   if (expectedId !== manifest.dataset_id) {
@@ -61,15 +116,21 @@ export async function checkManifest(
       actual: manifest.dataset_id,
     });
   }
+  const listed = new Set<string>();
   for (const out of manifest.outputs) {
     const rel = normalize(out.path);
     if (isAbsolute(rel) || rel.startsWith('..')) {
       problems.push({ path: out.path, problem: 'outside' });
       continue;
     }
+    listed.add(rel.split(sep).join('/'));
     const file = join(root, rel);
     if (!existsSync(file)) {
       problems.push({ path: out.path, problem: 'missing' });
+      continue;
+    }
+    if (!lstatSync(file).isFile()) {
+      problems.push({ path: out.path, problem: 'not a file' });
       continue;
     }
     const { sha256, bytes } = await hashFile(file);
@@ -77,6 +138,12 @@ export async function checkManifest(
       problems.push({ path: out.path, problem: 'bytes', expected: out.bytes, actual: bytes });
     else if (sha256 !== out.sha256)
       problems.push({ path: out.path, problem: 'sha256', expected: out.sha256, actual: sha256 });
+  }
+  if (options.unlisted) {
+    const self = relative(root, realpathSync(path)).split(sep).join('/');
+    for (const f of filesUnder(root)) {
+      if (f !== self && !listed.has(f)) problems.push({ path: f, problem: 'not listed' });
+    }
   }
   return { manifest, problems };
 }

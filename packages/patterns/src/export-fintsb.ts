@@ -1,7 +1,15 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Duck, describeParquet, quoteLiteral, streamArrow } from '@asof/duck';
-import { finalizeDerivedManifest, manifestOutput, verifyManifest, writeManifest } from '@asof/manifest';
+import {
+  finalizeDerivedManifest,
+  manifestOutput,
+  openVerifiedManifest,
+  type VerifiedFile,
+  type VerifiedManifest,
+  writeManifest,
+} from '@asof/manifest';
+import { planOutput, writeOutputDir } from '@asof/output';
 import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
@@ -69,25 +77,59 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
   if (length < 10)
     throw new InputError('USAGE', `--length ${length}: expected at least 10 steps (7:1:2 split)`);
   const log = options.log ?? (() => {});
-  const parent = await verifyManifest(options.manifestPath);
-  const root = dirname(options.manifestPath);
-  const outputsOf = (table: string) => parent.outputs.filter((o) => o.table === table);
-  const segmentsOut = outputsOf('segments');
+  const manifestPath = resolve(options.manifestPath);
+  // Checked before anything is read: the output may not be the parent universe, lie in it, or hold it.
+  const inputs = [dirname(manifestPath), manifestPath];
+  planOutput(options.outDir, 'dir', { command: 'asof export fintsb', inputs });
+  const verified = await openVerifiedManifest(manifestPath);
+  try {
+    const { value, path } = await writeOutputDir(
+      options.outDir,
+      {
+        command: 'asof export fintsb',
+        inputs,
+        label: (r: { manifest: Manifest }) => r.manifest.dataset_id.slice(0, 12),
+        beforeSwitch: () => verified.recheck(),
+      },
+      (work) =>
+        verified.guard(() =>
+          exportInto(work.dir, verified, { k, length, nDatasets, frequency, labelMode }, options, log),
+        ),
+    );
+    log(`done: ${join(path, 'manifest.json')}`);
+    return {
+      manifest: value.manifest,
+      manifestPath: join(path, 'manifest.json'),
+      statistics: value.statistics,
+    };
+  } finally {
+    verified.close();
+  }
+}
+
+/** The export itself, writing into the temp folder `tmp`. */
+async function exportInto(
+  tmp: string,
+  verified: VerifiedManifest,
+  o: { k: number; length: number; nDatasets: number; frequency: Frequency; labelMode: 'quota' | 'threshold' },
+  options: ExportFintsbOptions,
+  log: (line: string) => void,
+): Promise<{ manifest: Manifest; statistics: PatternStatistics[] }> {
+  const { k, length, nDatasets, frequency, labelMode } = o;
+  const parent = verified.manifest;
+  const segmentsOut = verified.files('segments');
   if (segmentsOut.length !== 1) {
     throw new InputError(
       'NO_SEGMENTS',
       `${options.manifestPath}: lists ${segmentsOut.length} segments files, expected 1 (segments.parquet); rebuild the universe with a version of asof that writes segments (SPEC §7)`,
     );
   }
-  const seriesOut = outputsOf('series');
-  const obsOut = outputsOf('observations');
-  const file = (o: ManifestOutput) => join(root, ...o.path.split('/'));
-  const used = [...segmentsOut, ...seriesOut, ...obsOut];
-
-  const tmp = `${options.outDir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
+  const seriesOut = verified.files('series');
+  const obsOut = verified.files('observations');
+  const file = (f: VerifiedFile) => f.readPath;
+  const used = [...segmentsOut, ...seriesOut, ...obsOut].map((f) => f.output);
   mkdirSync(join(tmp, 'datasets'), { recursive: true });
-  const duck = await Duck.open({ threads: 2 });
+  const duck = await Duck.open({ threads: 2, tempDirectory: join(tmp, '.work', 'spill') });
   try {
     await duck.run(
       `CREATE TABLE segments AS SELECT * FROM read_parquet(${quoteLiteral(file(segmentsOut[0]))})`,
@@ -197,26 +239,10 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
       summary: { datasets: names.length, statistics },
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
+    return { manifest, statistics };
+  } finally {
     duck.close();
-    replaceDir(tmp, options.outDir);
-    log(`done: ${join(options.outDir, 'manifest.json')}`);
-    return { manifest, manifestPath: join(options.outDir, 'manifest.json'), statistics };
-  } catch (err) {
-    try {
-      duck.close();
-    } catch {
-      // already closed after a successful write
-    }
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
   }
-}
-
-function replaceDir(tmp: string, dest: string): void {
-  const old = `${dest}.old-${process.pid}`;
-  if (existsSync(dest)) renameSync(dest, old);
-  renameSync(tmp, dest);
-  rmSync(old, { recursive: true, force: true });
 }
 
 async function assertEnoughDatasets(

@@ -13,8 +13,15 @@ export interface SplitData {
   targets: TargetColumns;
 }
 
+/**
+ * Where a manifest's table files are read from: its folder (listed paths resolved against it), or, for a
+ * manifest opened with openVerifiedManifest, a function giving each table's verified read paths (the
+ * descriptors that were hashed, docs/decisions/0010).
+ */
+export type TableFiles = string | ((table: string) => string[]);
+
 /** Reads a verified split into the scorer's interfaces; swap it when the split's files differ. */
-export type SplitLoader = (manifest: Manifest, manifestDir: string) => Promise<SplitData>;
+export type SplitLoader = (manifest: Manifest, files: TableFiles) => Promise<SplitData>;
 
 /** History values kept per origin: enough for a 1y reference on daily series and any season length. */
 export const MAX_HISTORY_TAIL = 400;
@@ -25,7 +32,7 @@ function outputsOf(manifest: Manifest, table: string): string[] {
 
 async function readTable(
   manifest: Manifest,
-  dir: string,
+  dir: TableFiles,
   table: string,
   columns: readonly string[],
   required: boolean,
@@ -40,8 +47,9 @@ async function readTable(
     );
   }
   const out: Record<string, unknown[]> = Object.fromEntries(columns.map((c) => [c, []]));
-  for (const p of paths) {
-    const { rows, columns: cols } = await readParquetColumns(join(dir, p), columns);
+  const files = typeof dir === 'string' ? paths.map((p) => join(dir, p)) : dir(table);
+  for (const file of files) {
+    const { rows, columns: cols } = await readParquetColumns(file, columns);
     for (const c of columns) {
       const src = cols[c];
       const dst = out[c];
@@ -141,7 +149,7 @@ function tailStepsBack(
 /** The build's tasks table (TaskRow columns) from a manifest's `tasks` output(s). */
 export async function readTasksTable(
   manifest: Manifest,
-  dir: string,
+  dir: TableFiles,
   required = true,
 ): Promise<TaskRow[] | null> {
   const cols = [

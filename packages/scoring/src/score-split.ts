@@ -1,5 +1,4 @@
-import { dirname, resolve } from 'node:path';
-import { hashFile, verifyManifest } from '@asof/manifest';
+import { hashFile, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { alignForecasts, type ModelForecasts } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
@@ -46,42 +45,70 @@ export async function scoreSplit(
   forecastPaths: readonly string[],
   options: ScoreSplitOptions = {},
 ): Promise<ScoringResults> {
-  const manifest = await verifyManifest(manifestPath);
-  const log = options.log ?? (() => {});
-  log(
-    `verified ${manifest.outputs.length} file(s) of ${manifestPath} (dataset_id ${manifest.dataset_id.slice(0, 12)})`,
-  );
-  if (manifest.kind !== 'split' && !options.anyKind) {
-    throw new InputError(
-      'SCORE_NOT_A_SPLIT',
-      `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and score its manifest`,
-      { context: { file: manifestPath, value: manifest.kind } },
+  const split = await openVerifiedManifest(manifestPath);
+  let universe: VerifiedManifest | null = null;
+  try {
+    const manifest = split.manifest;
+    const log = options.log ?? (() => {});
+    log(
+      `verified ${manifest.outputs.length} file(s) of ${manifestPath} (dataset_id ${manifest.dataset_id.slice(0, 12)})`,
     );
-  }
-  if (forecastPaths.length === 0) {
-    throw new InputError('SCORE_NO_FORECASTS', 'no forecasts file given; pass at least one --forecasts FILE');
-  }
-  let universe: { manifest: Manifest; dir: string } | null = null;
-  if (options.universeManifest && !options.tasks) {
-    const u = await verifyManifest(options.universeManifest);
-    if (u.dataset_id !== manifest.parent_dataset_id) {
+    if (manifest.kind !== 'split' && !options.anyKind) {
       throw new InputError(
-        'SCORE_WRONG_UNIVERSE',
-        `${options.universeManifest}: dataset_id ${u.dataset_id} is not the split's parent ${manifest.parent_dataset_id}; pass the universe the split was made from`,
-        {
-          context: {
-            file: options.universeManifest,
-            value: u.dataset_id,
-            expected: manifest.parent_dataset_id,
-          },
-        },
+        'SCORE_NOT_A_SPLIT',
+        `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and score its manifest`,
+        { context: { file: manifestPath, value: manifest.kind } },
       );
     }
-    universe = { manifest: u, dir: dirname(resolve(options.universeManifest)) };
+    if (forecastPaths.length === 0) {
+      throw new InputError(
+        'SCORE_NO_FORECASTS',
+        'no forecasts file given; pass at least one --forecasts FILE',
+      );
+    }
+    if (options.universeManifest && !options.tasks) {
+      universe = await openVerifiedManifest(options.universeManifest);
+      if (universe.manifest.dataset_id !== manifest.parent_dataset_id) {
+        throw new InputError(
+          'SCORE_WRONG_UNIVERSE',
+          `${options.universeManifest}: dataset_id ${universe.manifest.dataset_id} is not the split's parent ${manifest.parent_dataset_id}; pass the universe the split was made from`,
+          {
+            context: {
+              file: options.universeManifest,
+              value: universe.manifest.dataset_id,
+              expected: manifest.parent_dataset_id,
+            },
+          },
+        );
+      }
+    }
+    const u = universe;
+    const results = await split.guard(() =>
+      scoreVerified(split, u, forecastPaths, options, manifestPath, log),
+    );
+    await split.recheck();
+    await universe?.recheck();
+    return results;
+  } finally {
+    split.close();
+    universe?.close();
   }
-  const split = await (options.loadSplit ?? readSplitTables)(manifest, dirname(resolve(manifestPath)));
+}
+
+async function scoreVerified(
+  split: VerifiedManifest,
+  universe: VerifiedManifest | null,
+  forecastPaths: readonly string[],
+  options: ScoreSplitOptions,
+  manifestPath: string,
+  log: (line: string) => void,
+): Promise<ScoringResults> {
+  const manifest = split.manifest;
+  const data = await (options.loadSplit ?? readSplitTables)(manifest, (t) => split.readPaths(t));
   const tasks =
-    options.tasks ?? split.tasks ?? (universe ? await readTasksTable(universe.manifest, universe.dir) : null);
+    options.tasks ??
+    data.tasks ??
+    (universe ? await readTasksTable(universe.manifest, (t) => universe.readPaths(t)) : null);
   if (tasks === null) {
     throw new InputError(
       'SCORE_NO_TASKS',
@@ -89,7 +116,7 @@ export async function scoreSplit(
       { context: { file: manifestPath } },
     );
   }
-  const panel = buildEvaluationPanel(split.origins, split.targets, manifestPath);
+  const panel = buildEvaluationPanel(data.origins, data.targets, manifestPath);
   log(
     `read the split: ${panel.seriesIds.length} series, ${panel.horizon.length} origins, ${panel.actual.length} target steps`,
   );

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isoToMicros, microsToIso } from '@asof/calendar';
 import {
@@ -15,10 +15,11 @@ import {
 import {
   finalizeDerivedManifest,
   manifestOutput,
-  sha256Hex,
-  verifyManifest,
+  openVerifiedManifest,
+  type VerifiedManifest,
   writeManifest,
 } from '@asof/manifest';
+import { faultPoint, type OutputWork, planOutput, writeOutputDir } from '@asof/output';
 import {
   AsofError,
   FREQUENCIES,
@@ -75,8 +76,13 @@ export function splitModelPath(name: string): string {
 export interface SplitOptions {
   /** The parent universe's manifest.json (absolute). Its files are re-hashed before anything is read. */
   manifestPath: string;
-  /** Output folder (absolute; the caller checks it is a safe place). Replaced only when the split succeeds. */
+  /**
+   * Output folder: replaced only when absent, empty or asof's, and only when the split succeeds
+   * (docs/decisions/0010-output-safety.md).
+   */
   outDir: string;
+  /** Called once the parent is verified, before anything is read from it (tests: a rebuild meanwhile). */
+  afterParentVerified?: () => Promise<void>;
   /** First evaluation date, YYYY-MM-DD (default: the parent's config.eval_start, else 2020-01-01). */
   evalStart?: string;
   /** Days (`30`) or a date duration (`P30D`, `P1M`); default 0. */
@@ -211,74 +217,127 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
     );
   }
 
-  const dataDir = dirname(resolve(options.manifestPath));
-  const outDir = resolve(options.outDir);
-  if (outDir === dataDir || dataDir.startsWith(`${outDir}${sep}`) || outDir.startsWith(`${dataDir}${sep}`)) {
-    throw new InputError(
-      'OUT_OVERLAPS_PARENT',
-      `--out ${options.outDir} overlaps the universe folder ${dataDir}; a split replaces its output folder, so choose a folder beside it, e.g. ${dataDir}-split`,
-    );
-  }
-  const parent = await verifyManifest(options.manifestPath);
-  step(`verified parent ${parent.dataset_id.slice(0, 12)} (${parent.outputs.length} files)`);
-  const evalStart =
-    options.evalStart ?? (parent.config as { eval_start?: string }).eval_start ?? '2020-01-01';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(evalStart)) {
-    throw new InputError(
-      'EVAL_START_INVALID',
-      `--eval-start ${evalStart}: use a date YYYY-MM-DD, e.g. 2020-01-01`,
-    );
-  }
-  const evalStartIso = parseInstantArg(evalStart, '--eval-start');
-  const embargo = parseEmbargo(options.embargo);
-  const trainCutoffDate = subtractEmbargo(evalStart, embargo);
-  const trainCutoff = parseInstantArg(trainCutoffDate, '--embargo');
-  const horizons = Object.fromEntries(
-    FREQUENCIES.map((f) => [
-      f,
-      { prediction_length: predictionLength(f), lookback: options.lookback?.[f] ?? minimumLookback(f) },
-    ]),
-  ) as Record<Frequency, { prediction_length: number; lookback: number }>;
-  for (const [f, h] of Object.entries(horizons)) {
-    if (!Number.isInteger(h.lookback) || h.lookback < 1) {
+  const manifestPath = resolve(options.manifestPath);
+  const dataDir = dirname(manifestPath);
+  // Checked before anything is read: the output may not be the parent universe, lie in it, or hold it.
+  planOutput(options.outDir, 'dir', { command: 'asof split', inputs: [dataDir, manifestPath] });
+  const verified = await openVerifiedManifest(manifestPath);
+  try {
+    const parent = verified.manifest;
+    step(`verified parent ${parent.dataset_id.slice(0, 12)} (${parent.outputs.length} files)`);
+    await options.afterParentVerified?.();
+    const evalStart =
+      options.evalStart ?? (parent.config as { eval_start?: string }).eval_start ?? '2020-01-01';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(evalStart)) {
       throw new InputError(
-        'LOOKBACK_INVALID',
-        `lookback for ${f} is ${h.lookback}; use a whole number of steps >= 1`,
+        'EVAL_START_INVALID',
+        `--eval-start ${evalStart}: use a date YYYY-MM-DD, e.g. 2020-01-01`,
       );
     }
+    const evalStartIso = parseInstantArg(evalStart, '--eval-start');
+    const embargo = parseEmbargo(options.embargo);
+    const trainCutoffDate = subtractEmbargo(evalStart, embargo);
+    const trainCutoff = parseInstantArg(trainCutoffDate, '--embargo');
+    const horizons = Object.fromEntries(
+      FREQUENCIES.map((f) => [
+        f,
+        { prediction_length: predictionLength(f), lookback: options.lookback?.[f] ?? minimumLookback(f) },
+      ]),
+    ) as Record<Frequency, { prediction_length: number; lookback: number }>;
+    for (const [f, h] of Object.entries(horizons)) {
+      if (!Number.isInteger(h.lookback) || h.lookback < 1) {
+        throw new InputError(
+          'LOOKBACK_INVALID',
+          `lookback for ${f} is ${h.lookback}; use a whole number of steps >= 1`,
+        );
+      }
+    }
+    const settings = {
+      policy,
+      vintage,
+      layout,
+      modelCutoff,
+      runDate,
+      evalStart,
+      evalStartIso,
+      embargo,
+      trainCutoff,
+      horizons,
+    };
+    const { value: manifest, path } = await writeOutputDir(
+      options.outDir,
+      {
+        command: 'asof split',
+        inputs: [dataDir, manifestPath],
+        label: (m: Manifest) => m.dataset_id.slice(0, 12),
+        // A parent file written to in place while the split read it: refuse rather than publish a split
+        // of mixed content under the parent's id.
+        beforeSwitch: () => verified.recheck(),
+      },
+      (work) => verified.guard(() => splitInto(work, verified, options, settings, step)),
+    );
+    step(`done: ${join(path, 'manifest.json')}`);
+    return {
+      manifest,
+      manifestPath: join(path, 'manifest.json'),
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    verified.close();
   }
+}
 
-  const tmp = `${options.outDir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
+interface SplitSettings {
+  policy: OriginsPolicy;
+  vintage: TargetVintage;
+  layout: Layout;
+  modelCutoff: string | null;
+  runDate: string | null;
+  evalStart: string;
+  evalStartIso: string;
+  embargo: ReturnType<typeof parseEmbargo>;
+  trainCutoff: string;
+  horizons: Record<Frequency, { prediction_length: number; lookback: number }>;
+}
+
+/** The split itself, writing into the temp folder `work.dir`. */
+async function splitInto(
+  work: OutputWork,
+  verified: VerifiedManifest,
+  options: SplitOptions,
+  s: SplitSettings,
+  step: (what: string) => void,
+): Promise<Manifest> {
+  const parent = verified.manifest;
+  const tmp = work.dir;
   mkdirSync(join(tmp, 'train'), { recursive: true });
   let duck: Duck | undefined;
   try {
     const parentDuck = (parent.config as { duckdb?: { memory_limit?: string; storage?: string } }).duckdb;
     // The parent's storage choice (pipeline duckdb.storage) holds for its split: 'file' keeps the working
-    // tables compressed in a database file inside the spill folder, removed with it.
+    // tables compressed in a database file in the temp output's .work/ folder, removed with it.
     const storage = options.storage ?? parentDuck?.storage ?? 'memory';
-    mkdirSync(join(tmp, '.duckdb-spill'), { recursive: true });
     duck = await Duck.open({
       threads: options.threads ?? 2,
       memoryLimit: options.memoryLimit ?? parentDuck?.memory_limit ?? '60%',
-      tempDirectory: join(tmp, '.duckdb-spill'),
-      ...(storage === 'file' ? { path: join(tmp, '.duckdb-spill', 'split.duckdb') } : {}),
+      tempDirectory: join(work.work, 'spill'),
+      ...(storage === 'file' ? { path: join(work.work, 'split.duckdb') } : {}),
     });
-    await loadParent(duck, dataDir, parent, horizons);
+    await loadParent(duck, verified, s.horizons);
     step('loaded parent observations and series');
     const params: Params = {
-      train_cutoff: trainCutoff,
-      eval_start: evalStartIso,
-      run_date: runDate ?? 'infinity',
-      model_cutoff: modelCutoff ?? 'infinity',
-      has_cutoff: modelCutoff !== null,
-      origins_policy: policy,
-      target_vintage: vintage,
+      train_cutoff: s.trainCutoff,
+      eval_start: s.evalStartIso,
+      run_date: s.runDate ?? 'infinity',
+      model_cutoff: s.modelCutoff ?? 'infinity',
+      has_cutoff: s.modelCutoff !== null,
+      origins_policy: s.policy,
+      target_vintage: s.vintage,
     };
-    for (const name of splitModels(layout)) {
+    for (const name of splitModels(s.layout)) {
       await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
       step(`model ${name}`);
-      if (name === 'input_windows' && layout === 'per_origin') {
+      if (name === 'input_windows' && s.layout === 'per_origin') {
         const rows = Number(
           (await duck.one<{ n: bigint }>('SELECT coalesce(sum(n_input_steps), 0) AS n FROM input_windows')).n,
         );
@@ -286,30 +345,30 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
         if (rows > max) {
           throw new InputError(
             'PER_ORIGIN_TOO_LARGE',
-            `per-origin inputs would be ${rows.toLocaleString('en-US')} rows (over ${max.toLocaleString('en-US')}) with --origins ${policy}; use --layout compact (the same inputs, each vintage written once) or --origins non_overlapping`,
-            { context: { rows, max, origins: policy } },
+            `per-origin inputs would be ${rows.toLocaleString('en-US')} rows (over ${max.toLocaleString('en-US')}) with --origins ${s.policy}; use --layout compact (the same inputs, each vintage written once) or --origins non_overlapping`,
+            { context: { rows, max, origins: s.policy } },
           );
         }
       }
     }
-    await assertSplitInvariants(duck, trainCutoff, layout);
+    await faultPoint('run:midway');
+    await assertSplitInvariants(duck, s.trainCutoff, s.layout);
     const outputs: ManifestOutput[] = [];
-    for (const spec of outputsFor(layout)) outputs.push(...(await writeOutputs(duck, tmp, spec)));
+    for (const spec of outputsFor(s.layout)) outputs.push(...(await writeOutputs(duck, tmp, spec)));
     step(`wrote ${outputs.length} Parquet files`);
-    const summary = await summarize(duck, layout);
-    const parentBytes = readFileSync(options.manifestPath);
+    const summary = await summarize(duck, s.layout);
     const config = {
-      eval_start: evalStart,
-      embargo: embargo.text,
-      train_cutoff: trainCutoff,
-      origins_policy: policy,
-      layout,
+      eval_start: s.evalStart,
+      embargo: s.embargo.text,
+      train_cutoff: s.trainCutoff,
+      origins_policy: s.policy,
+      layout: s.layout,
       dm_requested: options.dm ?? false,
-      dm_valid: isDmValid(policy),
-      target_vintage: vintage,
-      model_cutoff: modelCutoff,
-      run_date: runDate,
-      horizons,
+      dm_valid: isDmValid(s.policy),
+      target_vintage: s.vintage,
+      model_cutoff: s.modelCutoff,
+      run_date: s.runDate,
+      horizons: s.horizons,
     };
     const manifest = finalizeDerivedManifest(parent, {
       suffix: 'split',
@@ -317,56 +376,62 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
       duckdbVersion: await duck.version(),
       createdBy: options.createdBy,
       config,
+      // The parent's manifest as it was verified (not read again: it may have been rebuilt meanwhile).
       inputs: [
-        { source: 'parent', key: 'manifest.json', sha256: sha256Hex(parentBytes), bytes: parentBytes.length },
+        { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
       ],
       outputs,
       warnings: parent.warnings,
       summary,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
-    duck.close();
-    duck = undefined;
-    rmSync(join(tmp, '.duckdb-spill'), { recursive: true, force: true });
-    const old = `${options.outDir}.old-${process.pid}`;
-    if (existsSync(options.outDir)) renameSync(options.outDir, old);
-    renameSync(tmp, options.outDir);
-    rmSync(old, { recursive: true, force: true });
-    step(`done: ${join(options.outDir, 'manifest.json')}`);
-    return {
-      manifest,
-      manifestPath: join(options.outDir, 'manifest.json'),
-      seconds: (performance.now() - started) / 1000,
-    };
-  } catch (err) {
+    return manifest;
+  } finally {
     duck?.close();
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
   }
+}
+
+/** The frequency partition of an observations file, from the path the manifest lists (frequency=<F>/…). */
+function frequencyOfPath(path: string): string {
+  const m = /(?:^|\/)frequency=([A-Z]+)\//.exec(path);
+  if (!m) {
+    throw new InputError(
+      'PARENT_INCOMPLETE',
+      `observations file ${path} is not under a frequency=<F>/ folder; a split needs a universe built by 'asof build'`,
+      { context: { file: path } },
+    );
+  }
+  return m[1];
 }
 
 async function loadParent(
   duck: Duck,
-  dataDir: string,
-  parent: Manifest,
+  verified: VerifiedManifest,
   horizons: Record<Frequency, { prediction_length: number; lookback: number }>,
 ): Promise<void> {
-  const obsFiles = parent.outputs.filter((o) => o.table === 'observations').map((o) => join(dataDir, o.path));
-  const seriesFile = parent.outputs.find((o) => o.table === 'series');
+  const obsFiles = verified.files('observations');
+  const seriesFile = verified.files('series')[0];
   if (obsFiles.length === 0 || !seriesFile) {
     throw new InputError(
       'PARENT_INCOMPLETE',
-      `${dataDir}/manifest.json lists ${obsFiles.length} observation files and ${seriesFile ? 'a' : 'no'} series file; a split needs a universe built by 'asof build'`,
+      `${verified.path} lists ${obsFiles.length} observation files and ${seriesFile ? 'a' : 'no'} series file; a split needs a universe built by 'asof build'`,
     );
   }
-  // Only files the verified manifest lists are read (never a glob over whatever else lies in the folder).
+  // Only the files the verified manifest lists, read through the descriptors that were hashed (never a
+  // glob over whatever else lies in the folder); the frequency comes from each file's listed path.
   await duck.run(
     `CREATE VIEW split_observations AS
-     SELECT series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis, source_ref
-     FROM read_parquet([${obsFiles.map(quoteLiteral).join(', ')}], hive_partitioning = true)`,
+     ${obsFiles
+       .map(
+         (
+           f,
+         ) => `SELECT series_id, ${quoteLiteral(frequencyOfPath(f.output.path))} AS frequency, "timestamp", period_start,
+                available_at, value, available_at_basis, source_ref FROM read_parquet(${quoteLiteral(f.readPath)})`,
+       )
+       .join('\n     UNION ALL ')}`,
   );
   await duck.run(
-    `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(join(dataDir, seriesFile.path))})`,
+    `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(seriesFile.readPath)})`,
   );
   await duck.run(
     'CREATE TABLE split_horizons (frequency VARCHAR, horizon_steps INTEGER, lookback_steps INTEGER)',

@@ -3,8 +3,9 @@
 -- row is a withdrawal (value NULL, docs/decisions/0007) has no row: its value was withdrawn by then.
 -- grain: "timestamp"
 -- invariants: no row has available_at > $as_of; value is never NULL.
+-- $observation_files: exactly the observation files a verified manifest lists (never a glob).
 WITH source AS (
-  SELECT * FROM read_parquet($observations_glob, hive_partitioning = true)
+  SELECT * FROM read_parquet($observation_files)
   WHERE series_id = $series_id
 ),
 renamed AS (

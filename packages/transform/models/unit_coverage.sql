@@ -3,12 +3,13 @@
 -- invariants: points count distinct (series_id, timestamp) pairs that ever had a value (revisions and
 --   withdrawals, value NULL, are not extra points);
 --   eval_points are those of eval-target series at or after $eval_start.
+-- $observation_files: exactly the observation files a verified manifest lists (never a glob).
 WITH source AS (
   SELECT s.scope, s.category, s.detail_category, s.frequency, s.series_id, s.eval_target
   FROM read_parquet($series_file) AS s
 ),
 points AS (
-  SELECT series_id, "timestamp" FROM read_parquet($observations_glob, hive_partitioning = true)
+  SELECT series_id, "timestamp" FROM read_parquet($observation_files)
   WHERE value IS NOT NULL
   GROUP BY series_id, "timestamp"
 ),

@@ -1,0 +1,22 @@
+export { cleanStaleTemps } from './clean-stale-temps.ts';
+export { faultPoint } from './fault-point.ts';
+export {
+  ASOF_PARQUET_KEY,
+  inspectOutputTarget,
+  isAsofManifestFile,
+  isAsofOutputDir,
+  isAsofParquetFile,
+  isAsofResultsFile,
+  readAsofParquetMetadata,
+  type TargetState,
+} from './inspect-output-target.ts';
+export { installSignalCleanup } from './install-signal-cleanup.ts';
+export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
+export { type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
+export { isProcessAlive, type ProcessStamp, processStamp, stampText } from './process-stamp.ts';
+export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
+export { makeScratchDir, SCRATCH_PREFIX, scratchPath } from './scratch-dir.ts';
+export { isInsideAsofTemp, STORE_DIR, storeOf } from './store-layout.ts';
+export { registryDir, stateDir } from './temp-registry.ts';
+export { type OutputDirOptions, type OutputWork, writeOutputDir } from './write-output-dir.ts';
+export { type OutputFileOptions, writeOutputFile } from './write-output-file.ts';

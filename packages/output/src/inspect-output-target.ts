@@ -1,0 +1,128 @@
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { parquetMetadata } from 'hyparquet';
+import { linkTextOf, STORE_DIR } from './store-layout.ts';
+
+/** The key of the Parquet key-value metadata entry that marks a file asof wrote (its value is JSON). */
+export const ASOF_PARQUET_KEY = 'asof';
+
+export type TargetState =
+  /** Nothing there. */
+  | { state: 'absent' }
+  /** An empty real folder. */
+  | { state: 'empty' }
+  /** asof's own symlink to a generation in the store (which may be missing after a crash). */
+  | { state: 'generation'; generation: string }
+  /** A real folder holding an asof manifest or results document (written by asof before generations). */
+  | { state: 'asof-dir' }
+  /** A file asof wrote (Parquet with the asof key-value entry). */
+  | { state: 'asof-file' }
+  /** Anything else: never replaced. `what` says what is there, for the message. */
+  | { state: 'foreign'; what: string };
+
+function readJson(path: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8'));
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A manifest asof wrote: manifest_version, dataset_id and created_by.asof_version. */
+export function isAsofManifestFile(path: string): boolean {
+  const m = readJson(path);
+  const by = m?.created_by as Record<string, unknown> | undefined;
+  return Boolean(
+    m && typeof m.dataset_id === 'string' && m.manifest_version !== undefined && by?.asof_version,
+  );
+}
+
+/** A results document asof wrote (`asof score`). */
+export function isAsofResultsFile(path: string): boolean {
+  const r = readJson(path);
+  const scorer = r?.scorer as Record<string, unknown> | undefined;
+  return Boolean(r && scorer?.name === '@asof/scoring' && typeof r.dataset_id === 'string');
+}
+
+/** Does this folder hold an output asof wrote (its manifest or its results document)? */
+export function isAsofOutputDir(dir: string): boolean {
+  return isAsofManifestFile(join(dir, 'manifest.json')) || isAsofResultsFile(join(dir, 'results.json'));
+}
+
+/**
+ * The asof entry of a Parquet file's key-value metadata (JSON), or null when the file is not Parquet or
+ * carries none. Only the footer is read: a Parquet file ends with its metadata, the metadata length and PAR1.
+ */
+export function readAsofParquetMetadata(path: string): Record<string, unknown> | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    if (size < 12) return null;
+    const tail = Buffer.alloc(8);
+    readSync(fd, tail, 0, 8, size - 8);
+    if (tail.toString('latin1', 4) !== 'PAR1') return null;
+    const len = tail.readUInt32LE(0);
+    if (len <= 0 || len > size - 12) return null;
+    const footer = Buffer.alloc(len + 8);
+    readSync(fd, footer, 0, len + 8, size - 8 - len);
+    const entry = parquetMetadata(footer).key_value_metadata?.find((kv) => kv.key === ASOF_PARQUET_KEY);
+    if (!entry?.value) return null;
+    const value = JSON.parse(entry.value);
+    return value && typeof value === 'object' ? value : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A Parquet file asof wrote (it carries the asof key-value entry). */
+export function isAsofParquetFile(path: string): boolean {
+  return readAsofParquetMetadata(path) !== null;
+}
+
+function listSome(dir: string): string {
+  const names = readdirSync(dir).sort();
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown}, … (${names.length} entries)` : shown;
+}
+
+/** What is at `target` now, as far as replacing it is concerned (`kind` is what the command writes). */
+export function inspectOutputTarget(target: string, kind: 'dir' | 'file'): TargetState {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(target);
+  } catch {
+    return { state: 'absent' };
+  }
+  if (st.isSymbolicLink()) {
+    const text = readlinkSync(target);
+    const prefix = linkTextOf(target, '');
+    if (kind === 'dir' && text.startsWith(prefix) && !text.slice(prefix.length).includes('/')) {
+      return { state: 'generation', generation: text.slice(prefix.length) };
+    }
+    return { state: 'foreign', what: `a symlink to ${text} that asof did not make` };
+  }
+  if (st.isDirectory()) {
+    if (kind === 'file') return { state: 'foreign', what: 'a folder (this command writes a file)' };
+    const names = readdirSync(target);
+    if (names.length === 0) return { state: 'empty' };
+    if (isAsofOutputDir(target)) return { state: 'asof-dir' };
+    if (basename(target) === STORE_DIR) return { state: 'foreign', what: "asof's own store of generations" };
+    return { state: 'foreign', what: `a folder asof did not write, holding ${listSome(target)}` };
+  }
+  if (kind === 'dir') return { state: 'foreign', what: 'a file (this command writes a folder)' };
+  if (st.isFile() && isAsofParquetFile(target)) return { state: 'asof-file' };
+  return { state: 'foreign', what: 'a file asof did not write' };
+}

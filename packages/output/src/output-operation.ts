@@ -1,0 +1,74 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanStore, removeEmptyStore } from './clean-store.ts';
+import { OutputRefusedError } from './output-errors.ts';
+import { acquireOutputLock } from './output-lock.ts';
+import type { OutputPlan } from './plan-output.ts';
+import { tmpName, WORK_DIR } from './store-layout.ts';
+import { RegistryEntry } from './temp-registry.ts';
+
+const active = new Set<OutputOperation>();
+
+/** Operations of this process still running (for the signal handler). */
+export function activeOperations(): OutputOperation[] {
+  return [...active];
+}
+
+/**
+ * One command writing one output: holds the store's lock, owns a temp folder `<store>/tmp-<stamp>-…/`
+ * (the output is written there; DuckDB's files go under its `.work/`), and is listed in the registry
+ * until it ends, so a kill leaves nothing the next command cannot find.
+ */
+export class OutputOperation {
+  readonly tmp: string;
+  readonly work: string;
+  private readonly release: () => void;
+  private readonly entry: RegistryEntry;
+  private ended = false;
+
+  constructor(
+    readonly plan: OutputPlan,
+    command: string,
+  ) {
+    try {
+      mkdirSync(plan.store, { recursive: true });
+    } catch (cause) {
+      throw new OutputRefusedError(
+        'OUTPUT_NOT_WRITABLE',
+        `--out ${plan.requested}: cannot create ${plan.store} (${(cause as NodeJS.ErrnoException).code}); choose a folder you can write to`,
+        { context: { file: plan.store }, cause },
+      );
+    }
+    const release = acquireOutputLock(plan.store, plan.target, command);
+    this.release = release ?? (() => {});
+    this.entry = new RegistryEntry(command);
+    this.entry.addStore(plan.store, plan.target);
+    active.add(this);
+    cleanStore(plan.store, plan.target, true);
+    this.tmp = join(plan.store, tmpName());
+    this.work = join(this.tmp, WORK_DIR);
+    this.entry.addPath(this.tmp);
+    mkdirSync(this.work, { recursive: true });
+  }
+
+  /** Registers another temp path this operation made (removed with it, or by the next command if killed). */
+  track(path: string): void {
+    this.entry.addPath(path);
+  }
+
+  /** Removes the temp folder; the output path keeps whatever it had. */
+  abort(): void {
+    rmSync(this.tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  /** Releases the lock and forgets the operation (after a commit or an abort). */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const p of this.entry.record.paths) rmSync(p, { recursive: true, force: true, maxRetries: 3 });
+    this.release();
+    removeEmptyStore(this.plan.store);
+    this.entry.remove();
+    active.delete(this);
+  }
+}

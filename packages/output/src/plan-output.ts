@@ -1,0 +1,95 @@
+import { resolve } from 'node:path';
+import { inspectOutputTarget, type TargetState } from './inspect-output-target.ts';
+import { OutputRefusedError } from './output-errors.ts';
+import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
+import { STORE_DIR, storeOf } from './store-layout.ts';
+
+export interface OutputOptions {
+  /** The command, for messages and the lock (e.g. 'asof build'). */
+  command: string;
+  /** The flag that named the output, for messages (default '--out'). */
+  flag?: string;
+  /**
+   * Every path the command reads (files or folders: manifests, their folders, raw folders, the pipeline,
+   * caches). The output may not be one of them, lie inside one, or contain one.
+   */
+  inputs?: readonly string[];
+}
+
+export interface OutputPlan {
+  kind: 'dir' | 'file';
+  /** What the user named, as given. */
+  requested: string;
+  /** The output path, its parent resolved with realpath (the last component is the output itself). */
+  target: string;
+  /** `<parent>/.asof/<name>`: generations, temp folders, lock. */
+  store: string;
+  state: TargetState;
+}
+
+function describe(path: string, requested: string): string {
+  return path === resolve(requested) ? path : `${requested} (${path})`;
+}
+
+/**
+ * Decides where an output goes and whether asof may replace what is there (docs/decisions/0010): any
+ * path, absolute or relative, resolved with realpath first; replaced only when absent, empty, or written
+ * by asof; never one of the command's inputs, inside one, or around one. Throws OutputRefusedError
+ * (exit 2) naming the path and what is in it. Runs before any work, and again just before the switch.
+ */
+export function planOutput(
+  requested: string,
+  kind: 'dir' | 'file',
+  options: OutputOptions,
+  cwd: string = process.cwd(),
+): OutputPlan {
+  const flag = options.flag ?? '--out';
+  const abs = resolve(cwd, requested);
+  // The output itself may be asof's generation link (replaced as a link); any other symlink is followed,
+  // so a user's link to a data disk writes there, checked there.
+  let target = resolveRealPath(abs, { followLast: false });
+  let state = inspectOutputTarget(target, kind);
+  if (state.state === 'foreign' && state.what.startsWith('a symlink')) {
+    target = resolveRealPath(abs);
+    state = inspectOutputTarget(target, kind);
+  }
+  const where = describe(target, requested);
+  if (target === '/') {
+    throw new OutputRefusedError(
+      'OUTPUT_NOT_ALLOWED',
+      `${flag} ${where}: the root folder cannot be an output; choose a folder of its own, e.g. out/mybuild`,
+      { context: { file: target, value: requested } },
+    );
+  }
+  const store = storeOf(target);
+  const outputSide = [target, store];
+  if (state.state === 'generation') outputSide.push(resolveRealPath(target));
+  for (const input of options.inputs ?? []) {
+    const absInput = resolve(cwd, input);
+    for (const inputPath of new Set([absInput, resolveRealPath(absInput)])) {
+      const hit = outputSide.find((o) => isSameOrInside(inputPath, o) || isSameOrInside(o, inputPath));
+      if (hit) {
+        throw new OutputRefusedError(
+          'OUTPUT_OVERLAPS_INPUT',
+          `${flag} ${where} ${isSameOrInside(hit, inputPath) ? (hit === inputPath ? 'is' : 'lies inside') : 'contains'} ${input}, which this command reads; write the output somewhere else, e.g. beside it`,
+          { context: { file: target, value: requested, input } },
+        );
+      }
+    }
+  }
+  if (state.state === 'foreign') {
+    throw new OutputRefusedError(
+      kind === 'dir' && state.what.startsWith('a file') ? 'OUTPUT_IS_FILE' : 'OUTPUT_NOT_ASOF',
+      `${flag} ${where} is ${state.what}; asof replaces only an absent or empty ${kind === 'dir' ? 'folder' : 'file path'} or one it wrote itself${kind === 'dir' ? ' (holding an asof manifest.json or results.json)' : ' (an asof Parquet file)'}; choose another ${flag}`,
+      { context: { file: target, value: requested } },
+    );
+  }
+  if (target.split('/').includes(STORE_DIR)) {
+    throw new OutputRefusedError(
+      'OUTPUT_NOT_ALLOWED',
+      `${flag} ${where}: a path inside an output asof wrote (its .asof store of generations) cannot be an output; choose a folder of its own, e.g. out/mybuild`,
+      { context: { file: target, value: requested } },
+    );
+  }
+  return { kind, requested, target, store, state };
+}
