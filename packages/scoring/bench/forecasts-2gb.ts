@@ -158,7 +158,11 @@ try {
   });
   console.log('aligned values match what was written (per-model sums)');
   if (SCORE) {
-    const tasks: TaskRow[] = seriesIds.map((id, i) => maseOriTask(id, { frequency: groupOf(i).freq }));
+    // Units as in bench/score.ts (5 categories × 25 details × 4 frequencies): score-panel's dmVerdicts
+    // spreads each unit's origin list into one push(...), which overflows the stack past ~100k origins.
+    const tasks: TaskRow[] = seriesIds.map((id, i) =>
+      maseOriTask(id, { frequency: groupOf(i).freq, category: `Cat${i % 5}`, detail_category: `D${i % 25}` }),
+    );
     const results = scorePanel({ tasks, panel, models, options: { originsPolicy: 'non_overlapping' } });
     stage('score', `${results.values.length} unit-level values`);
   }
