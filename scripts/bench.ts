@@ -2,12 +2,13 @@
 // Builds pipelines/scale.json stage by stage — generate, assemble, taxonomy/tasks, patterns, write
 // Parquet + manifest, split — and prints per stage wall seconds, rows/s and peak RSS, then a total line.
 // Measurements belong here, never in unit tests.
-import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline } from '@asof/cli';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
+import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
 import { type ManifestOutput, PipelineConfig } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
@@ -61,15 +62,6 @@ const config = PipelineConfig.parse({
   sources: { scale: { ...base.sources.scale, scale } },
 });
 const outDir = resolve(root, args.out ?? join('out', 'bench', `scale-${scale}`));
-// One spill folder per process: DuckDB names its temp files the same in every process, so two builds
-// sharing a temp_directory overwrite each other's spilled blocks (seen as "Could not read enough bytes").
-const spillDir = join(
-  resolve(root, config.duckdb.temp_directory ?? '.asof-cache/duckdb-spill'),
-  `bench-${process.pid}`,
-);
-rmSync(outDir, { recursive: true, force: true });
-mkdirSync(outDir, { recursive: true });
-mkdirSync(spillDir, { recursive: true });
 
 interface StageRow {
   stage: string;
@@ -128,113 +120,118 @@ const detail = (text: string) => {
 const count = async (duck: Duck, table: string) =>
   Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`)).n);
 
-if (!args.json) {
-  console.log(
-    `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, storage ${config.duckdb.storage ?? 'memory'}, spill ${spillDir}`,
-  );
-}
 const registry = defaultRegistry();
-const duck = await Duck.open({
-  threads: config.duckdb.threads,
-  memoryLimit: config.duckdb.memory_limit,
-  tempDirectory: spillDir,
-  ...(config.duckdb.storage === 'file' ? { path: join(spillDir, 'build.duckdb') } : {}),
-});
 let observations = 0;
 let datasetId = '';
 const written: WrittenTable[] = [];
-try {
-  await stage('generate', async () => {
-    await createStagingTables(duck);
-    await loadRegistryTables(duck, registry);
-    const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
-    return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
-  });
-  await stage('assemble', async () => {
-    await assertKnownUnits(duck, registry);
-    for (const model of ['observations', 'series', 'corporate_actions', 'invariant_violations']) {
-      const t = performance.now();
-      await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
-      detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
-    }
-    await assertInvariants(duck);
-    // The staging copy is not read again: free it before the later stages need the memory.
-    await duck.run('DROP TABLE stg_observations');
-    observations = await count(duck, 'observations');
-    return { rows: observations, note: `${(await count(duck, 'series')).toLocaleString('en-US')} series` };
-  });
-  await stage('taxonomy/tasks', async () => {
-    await runModels(duck, ['tasks']);
-    const targets = Number(
-      (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM series WHERE eval_target')).n,
-    );
-    return {
-      rows: await count(duck, 'tasks'),
-      note: `${targets.toLocaleString('en-US')} eval-target series`,
-    };
-  });
-  const buildSegments = (patterns as Record<string, unknown>).buildSegments as
-    | ((d: Duck, o?: { log?: (line: string) => void }) => Promise<void>)
-    | undefined;
-  if (args['skip-patterns'] || !buildSegments) {
+// The build stages write into a temp output switched into place as `asof build` does (docs/decisions/0010):
+// the database, WAL and spill files live in its .work/ folder, one per process.
+await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.slice(0, 12) }, async (work) => {
+  const outDir = work.dir;
+  const spillDir = join(work.work, 'spill');
+  if (!args.json) {
     console.log(
-      `patterns         skipped (${buildSegments ? '--skip-patterns' : '@asof/patterns has no buildSegments'})`,
+      `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, storage ${config.duckdb.storage ?? 'memory'}, spill ${spillDir}`,
     );
-  } else {
-    await stage('patterns', async () => {
-      await buildSegments(duck, { log: detail });
-      return { rows: await count(duck, 'segments') };
-    });
   }
-  await stage('write+manifest', async () => {
-    written.push(...(await writeUniverse(duck, outDir)));
-    if (!args['skip-patterns'] && buildSegments) {
-      written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
+  const duck = await Duck.open({
+    threads: config.duckdb.threads,
+    memoryLimit: config.duckdb.memory_limit,
+    tempDirectory: spillDir,
+    ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
+  });
+  try {
+    await stage('generate', async () => {
+      await createStagingTables(duck);
+      await loadRegistryTables(duck, registry);
+      const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
+      return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
+    });
+    await stage('assemble', async () => {
+      await assertKnownUnits(duck, registry);
+      for (const model of ['observations', 'series', 'corporate_actions', 'invariant_violations']) {
+        const t = performance.now();
+        await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
+        detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+      }
+      await assertInvariants(duck);
+      // The staging copy is not read again: free it before the later stages need the memory.
+      await duck.run('DROP TABLE stg_observations');
+      observations = await count(duck, 'observations');
+      return { rows: observations, note: `${(await count(duck, 'series')).toLocaleString('en-US')} series` };
+    });
+    await stage('taxonomy/tasks', async () => {
+      await runModels(duck, ['tasks']);
+      const targets = Number(
+        (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM series WHERE eval_target')).n,
+      );
+      return {
+        rows: await count(duck, 'tasks'),
+        note: `${targets.toLocaleString('en-US')} eval-target series`,
+      };
+    });
+    const buildSegments = (patterns as Record<string, unknown>).buildSegments as
+      | ((d: Duck, o?: { log?: (line: string) => void }) => Promise<void>)
+      | undefined;
+    if (args['skip-patterns'] || !buildSegments) {
+      console.log(
+        `patterns         skipped (${buildSegments ? '--skip-patterns' : '@asof/patterns has no buildSegments'})`,
+      );
+    } else {
+      await stage('patterns', async () => {
+        await buildSegments(duck, { log: detail });
+        return { rows: await count(duck, 'segments') };
+      });
     }
-    const outputs: ManifestOutput[] = [];
-    for (const w of written) outputs.push(await manifestOutput(outDir, w));
-    const totals = await duck.one<Record<string, bigint>>(
-      `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
+    await stage('write+manifest', async () => {
+      written.push(...(await writeUniverse(duck, outDir)));
+      if (!args['skip-patterns'] && buildSegments) {
+        written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
+      }
+      const outputs: ManifestOutput[] = [];
+      for (const w of written) outputs.push(await manifestOutput(outDir, w));
+      const totals = await duck.one<Record<string, bigint>>(
+        `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
               (SELECT sum(n_revisions) FROM series) AS revisions,
               (SELECT count(*) FROM series WHERE eval_target) AS eval_targets, (SELECT count(*) FROM tasks) AS tasks`,
-    );
-    const manifest = finalizeManifest({
-      manifest_version: 1,
-      name: config.name,
-      kind: 'universe',
-      parent_dataset_id: null,
-      created_by: {
-        asof_version: ASOF_VERSION,
-        duckdb_version: await duck.version(),
-        git_commit: null,
-        git_dirty: null,
-      },
-      config: config as unknown as Record<string, unknown>,
-      config_sha256: sha256Hex(canonicalJson(config)),
-      registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-      inputs: [],
-      outputs,
-      warnings: [
-        {
-          code: 'SYNTHETIC',
-          message: 'every series of the scale universe is synthetic (source scale, SPEC §12)',
-          count: Number(totals.series),
+      );
+      const manifest = finalizeManifest({
+        manifest_version: 1,
+        name: config.name,
+        kind: 'universe',
+        parent_dataset_id: null,
+        created_by: {
+          asof_version: ASOF_VERSION,
+          duckdb_version: await duck.version(),
+          git_commit: null,
+          git_dirty: null,
         },
-      ],
-      summary: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v ?? 0)])),
+        config: config as unknown as Record<string, unknown>,
+        config_sha256: sha256Hex(canonicalJson(config)),
+        registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+        inputs: [],
+        outputs,
+        warnings: [
+          {
+            code: 'SYNTHETIC',
+            message: 'every series of the scale universe is synthetic (source scale, SPEC §12)',
+            count: Number(totals.series),
+          },
+        ],
+        summary: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v ?? 0)])),
+      });
+      writeManifest(join(outDir, 'manifest.json'), manifest);
+      datasetId = manifest.dataset_id;
+      const bytes = outputs.reduce((s, o) => s + o.bytes, 0);
+      return {
+        rows: outputs.reduce((s, o) => s + o.rows, 0),
+        note: `${outputs.length} files, ${(bytes / 1e6).toFixed(0)} MB`,
+      };
     });
-    writeManifest(join(outDir, 'manifest.json'), manifest);
-    datasetId = manifest.dataset_id;
-    const bytes = outputs.reduce((s, o) => s + o.bytes, 0);
-    return {
-      rows: outputs.reduce((s, o) => s + o.rows, 0),
-      note: `${outputs.length} files, ${(bytes / 1e6).toFixed(0)} MB`,
-    };
-  });
-} finally {
-  duck.close();
-  rmSync(spillDir, { recursive: true, force: true });
-}
+  } finally {
+    duck.close();
+  }
+});
 
 const runSplit = (split as Record<string, unknown>).runSplit as typeof split.runSplit | undefined;
 if (args['skip-split'] || !runSplit) {
@@ -272,6 +269,9 @@ if (args.json) {
   console.log(line(total));
 }
 if (!args.keep) {
-  rmSync(outDir, { recursive: true, force: true });
-  rmSync(`${outDir}-split`, { recursive: true, force: true });
+  // Each output is a link and its store (docs/decisions/0010).
+  for (const dir of [outDir, `${outDir}-split`]) {
+    rmSync(dir, { force: true });
+    rmSync(join(dirname(dir), '.asof', basename(dir)), { recursive: true, force: true });
+  }
 }

@@ -162,6 +162,24 @@ describe('an output never replaces what asof did not write', () => {
     await expectRefused(['build', pipeline, '--out', 'notes.txt'], /OUTPUT_IS_FILE|a file/, [work]);
   });
 
+  it('report replaces only a report asof wrote, never inside what it reads', async () => {
+    writeFileSync(join(work, 'mine.html'), '<p>my page</p>');
+    await expectRefused(
+      ['report', '--manifest', 'out/u/manifest.json', '--out', 'mine.html'],
+      /asof did not write/,
+      [work],
+    );
+    await expectRefused(
+      ['report', '--manifest', 'out/u/manifest.json', '--out', 'out/u/report.html'],
+      /which this command reads/,
+      [join(work, 'out')],
+    );
+    for (let i = 0; i < 2; i++) {
+      const r = await run('report', '--manifest', 'out/s/manifest.json', '--out', 'reports/s.html');
+      expect(r.code, r.stderr).toBe(0);
+    }
+  }, 120_000);
+
   it('the pipeline, a raw folder and the cache are inputs: the output may not overlap them', async () => {
     mkdirSync(join(work, 'pipes'), { recursive: true });
     const p = writeTinyPipeline(join(work, 'pipes'), 'inner');

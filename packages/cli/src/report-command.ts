@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { buildReport } from '@asof/report';
 import { InputError } from '@asof/schema';
 import type { Io } from './commands.ts';
@@ -56,14 +55,8 @@ export async function reportCommand(args: string[], io: Io): Promise<number> {
       `--out ${values.out}: a report is one HTML file; name it *.html, e.g. out/default-report.html`,
     );
   }
-  // One file, replaced by rename (writeReportFile), never a folder: any path the user names, absolute or not.
+  // One file, replaced in one rename and only if asof wrote it (docs/decisions/0010): any path, absolute or not.
   const outPath = resolve(io.cwd, values.out);
-  if (existsSync(outPath) && statSync(outPath).isDirectory()) {
-    throw new InputError('USAGE', `--out ${values.out}: is a folder; name the .html file to write`, {
-      context: { out: values.out },
-    });
-  }
-  mkdirSync(dirname(outPath), { recursive: true });
   const r = await buildReport({
     manifestPath: resolve(io.cwd, values.manifest),
     resultsPath: typeof values.results === 'string' ? resolve(io.cwd, values.results) : undefined,

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { InputError } from '@asof/schema';
-import { scoreSplit, writeResults } from '@asof/scoring';
+import { checkForecastsReadable, scoreSplit, writeResults } from '@asof/scoring';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
@@ -73,6 +73,8 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
+  // Every forecasts file is checked (exists, a file, a known format, a header and a row) before any work.
+  for (const f of forecastPaths) await checkForecastsReadable(f);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
   const { value: results, path: outDir } = await writeOutputDir(
     resolve(io.cwd, values.out),

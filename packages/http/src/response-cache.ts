@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { isProcessAlive, parseStamp, stampText } from '@asof/output';
 
 /** One index entry: which stored body answers a request. Never holds secrets (the key and url are stripped). */
 export interface CacheEntry {
@@ -17,9 +18,15 @@ export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+/**
+ * Writes `data` to `path` by a temp file in `<cache>/tmp/` (named after this process's stamp) and a rename.
+ * A process killed mid-write leaves its temp file there, never beside the objects; the next cache that
+ * writes removes the temp files of dead processes (sweepDeadTemps).
+ */
+async function writeAtomic(tmpDir: string, path: string, data: Uint8Array | string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+  await mkdir(tmpDir, { recursive: true });
+  const tmp = join(tmpDir, `${stampText()}-${randomBytes(6).toString('hex')}`);
   try {
     await writeFile(tmp, data);
     await rename(tmp, path);
@@ -38,7 +45,26 @@ async function writeAtomic(path: string, data: Uint8Array | string): Promise<voi
  * missing object; an entry whose object is missing or does not hash to its sha256 is treated as a miss.
  */
 export class ResponseCache {
+  private swept = false;
   constructor(readonly dir: string) {}
+
+  private async tmpDir(): Promise<string> {
+    const dir = join(this.dir, 'tmp');
+    if (!this.swept) {
+      this.swept = true;
+      let names: string[] = [];
+      try {
+        names = await readdir(dir);
+      } catch {
+        // No temp folder yet.
+      }
+      for (const name of names) {
+        const stamp = parseStamp(name);
+        if (stamp && !isProcessAlive(stamp)) await unlink(join(dir, name)).catch(() => undefined);
+      }
+    }
+    return dir;
+  }
 
   private indexPath(key: string): string {
     const h = sha256Hex(key);
@@ -74,14 +100,14 @@ export class ResponseCache {
     const sha = sha256Hex(body);
     const objectPath = this.objectPath(sha);
     const existing = await stat(objectPath).catch(() => undefined);
-    if (existing?.size !== body.byteLength) await writeAtomic(objectPath, body);
+    if (existing?.size !== body.byteLength) await writeAtomic(await this.tmpDir(), objectPath, body);
     const full: CacheEntry = {
       ...entry,
       sha256: sha,
       bytes: body.byteLength,
       fetched_at: new Date().toISOString(),
     };
-    await writeAtomic(this.indexPath(entry.key), `${JSON.stringify(full)}\n`);
+    await writeAtomic(await this.tmpDir(), this.indexPath(entry.key), `${JSON.stringify(full)}\n`);
     return full;
   }
 }

@@ -1,8 +1,10 @@
 export { cleanStaleTemps } from './clean-stale-temps.ts';
 export { faultPoint } from './fault-point.ts';
 export {
+  ASOF_HTML_GENERATOR,
   ASOF_PARQUET_KEY,
   inspectOutputTarget,
+  isAsofHtmlFile,
   isAsofManifestFile,
   isAsofOutputDir,
   isAsofParquetFile,
@@ -13,7 +15,7 @@ export {
 export { installSignalCleanup } from './install-signal-cleanup.ts';
 export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
 export { type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
-export { isProcessAlive, type ProcessStamp, processStamp, stampText } from './process-stamp.ts';
+export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 export { makeScratchDir, SCRATCH_PREFIX, scratchPath } from './scratch-dir.ts';
 export { isInsideAsofTemp, STORE_DIR, storeOf } from './store-layout.ts';

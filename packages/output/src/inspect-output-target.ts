@@ -24,7 +24,7 @@ export type TargetState =
   | { state: 'generation'; generation: string }
   /** A real folder holding an asof manifest or results document (written by asof before generations). */
   | { state: 'asof-dir' }
-  /** A file asof wrote (Parquet with the asof key-value entry). */
+  /** A file asof wrote (Parquet with the asof key-value entry, or an asof HTML report). */
   | { state: 'asof-file' }
   /** Anything else: never replaced. `what` says what is there, for the message. */
   | { state: 'foreign'; what: string };
@@ -87,6 +87,28 @@ export function readAsofParquetMetadata(path: string): Record<string, unknown> |
   }
 }
 
+/** The generator an HTML file asof writes names in its head (`<meta name="generator" content="…">`). */
+export const ASOF_HTML_GENERATOR = 'asof report';
+
+/** An HTML report asof wrote: its first 2 KB hold the generator meta tag with ASOF_HTML_GENERATOR. */
+export function isAsofHtmlFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(2048);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const text = head.toString('utf8', 0, n);
+    return (
+      /^<!doctype html>/i.test(text) &&
+      text.includes(`<meta name="generator" content="${ASOF_HTML_GENERATOR}">`)
+    );
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** A Parquet file asof wrote (it carries the asof key-value entry). */
 export function isAsofParquetFile(path: string): boolean {
   return readAsofParquetMetadata(path) !== null;
@@ -123,6 +145,6 @@ export function inspectOutputTarget(target: string, kind: 'dir' | 'file'): Targe
     return { state: 'foreign', what: `a folder asof did not write, holding ${listSome(target)}` };
   }
   if (kind === 'dir') return { state: 'foreign', what: 'a file (this command writes a folder)' };
-  if (st.isFile() && isAsofParquetFile(target)) return { state: 'asof-file' };
+  if (st.isFile() && (isAsofParquetFile(target) || isAsofHtmlFile(target))) return { state: 'asof-file' };
   return { state: 'foreign', what: 'a file asof did not write' };
 }

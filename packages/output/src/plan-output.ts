@@ -80,7 +80,7 @@ export function planOutput(
   if (state.state === 'foreign') {
     throw new OutputRefusedError(
       kind === 'dir' && state.what.startsWith('a file') ? 'OUTPUT_IS_FILE' : 'OUTPUT_NOT_ASOF',
-      `${flag} ${where} is ${state.what}; asof replaces only an absent or empty ${kind === 'dir' ? 'folder' : 'file path'} or one it wrote itself${kind === 'dir' ? ' (holding an asof manifest.json or results.json)' : ' (an asof Parquet file)'}; choose another ${flag}`,
+      `${flag} ${where} is ${state.what}; asof replaces only an absent or empty ${kind === 'dir' ? 'folder' : 'file path'} or one it wrote itself${kind === 'dir' ? ' (holding an asof manifest.json or results.json)' : ' (an asof Parquet file or report)'}; choose another ${flag}`,
       { context: { file: target, value: requested } },
     );
   }

@@ -17,7 +17,7 @@ import {
   vintageViewSection,
   warningsSection,
 } from './universe-sections.ts';
-import { writeReportFile } from './write-report-file.ts';
+import { checkReportOutput, writeReportFile } from './write-report-file.ts';
 
 export interface BuildReportOptions {
   manifestPath: string;
@@ -119,9 +119,10 @@ export async function buildReportDocument(
 /** `asof report`: one self-contained HTML file for a universe, a split or a scoring run. */
 export async function buildReport(options: BuildReportOptions): Promise<BuiltReport> {
   const t0 = performance.now();
+  checkReportOutput(options.outPath, options);
   const { doc, kind, scoring } = await buildReportDocument(options);
   const html = renderReportHtml(doc);
-  const bytes = writeReportFile(options.outPath, html);
+  const { bytes, path } = await writeReportFile(options.outPath, html, options);
   const charts = doc.sections.reduce((n, s) => n + s.blocks.filter((b) => b.kind === 'chart').length, 0);
-  return { path: options.outPath, kind, scoring, bytes, charts, seconds: (performance.now() - t0) / 1000 };
+  return { path, kind, scoring, bytes, charts, seconds: (performance.now() - t0) / 1000 };
 }

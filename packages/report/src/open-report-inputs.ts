@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { type Duck, quoteIdent, quoteLiteral } from '@asof/duck';
-import { verifyManifest } from '@asof/manifest';
+import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest, zodInputError } from '@asof/schema';
 import { ScoringResults } from '@asof/scoring';
 
@@ -28,17 +27,36 @@ export interface ReportInputs {
 }
 
 /**
- * The one place a report touches files: verifies the manifest (every listed file re-hashed), loads exactly
- * the files it lists (never a glob over the folder) into DuckDB tables `in_<table>`, and reads and validates
- * the results document. Everything the report shows is aggregated from these tables, so a change to how
- * inputs are read (a verified-read API that reads what it checked) is a change to this function alone.
+ * The one place a report touches files: opens the manifest verified (every listed file hashed through the
+ * descriptor it is then read by, docs/decisions/0010), loads exactly the files it lists (never a glob over
+ * the folder) into DuckDB tables `in_<table>`, re-checks them, and reads and validates the results
+ * document. Everything the report shows is aggregated from these tables.
  */
 export async function openReportInputs(
   manifestPath: string,
   duck: Duck,
   resultsPath?: string,
 ): Promise<ReportInputs> {
-  const manifest = await verifyManifest(manifestPath);
+  const verified = await openVerifiedManifest(manifestPath);
+  try {
+    return await verified.guard(async () => {
+      const inputs = await loadVerified(verified, manifestPath, duck, resultsPath);
+      await verified.recheck();
+      return inputs;
+    });
+  } finally {
+    verified.close();
+  }
+}
+
+/** Loads the verified files into DuckDB, reading through the descriptors that were hashed. */
+async function loadVerified(
+  verified: VerifiedManifest,
+  manifestPath: string,
+  duck: Duck,
+  resultsPath?: string,
+): Promise<ReportInputs> {
+  const manifest = verified.manifest;
   if (!(REPORT_KINDS as readonly string[]).includes(manifest.kind)) {
     throw new InputError(
       'REPORT_KIND_UNKNOWN',
@@ -46,15 +64,11 @@ export async function openReportInputs(
       { context: { file: manifestPath, field: 'kind', value: manifest.kind } },
     );
   }
-  const root = dirname(manifestPath);
   const byTable = new Map<string, string[]>();
-  for (const out of manifest.outputs) {
-    const rel = normalize(out.path);
-    // verifyManifest already refuses paths outside the folder; this keeps the read rule local and explicit.
-    if (isAbsolute(rel) || rel.startsWith('..')) continue;
-    const list = byTable.get(out.table) ?? [];
-    list.push(join(root, rel));
-    byTable.set(out.table, list);
+  for (const f of verified.files()) {
+    const list = byTable.get(f.output.table) ?? [];
+    list.push(f.readPath);
+    byTable.set(f.output.table, list);
   }
   for (const [table, files] of byTable) {
     await duck.run(

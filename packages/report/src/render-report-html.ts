@@ -1,3 +1,4 @@
+import { ASOF_HTML_GENERATOR as ASOF_REPORT_GENERATOR } from '@asof/output';
 /** A cell of a report table: text, or a number printed with thousands separators / given digits. */
 export type Cell = string | number | null;
 
@@ -95,7 +96,7 @@ export function renderReportHtml(doc: ReportDocument): string {
     )
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="generator" content="${ASOF_REPORT_GENERATOR}"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(doc.title)}</title><style>${CSS}</style></head>
 <body><header><h1>${escapeHtml(doc.title)}</h1><p>${escapeHtml(doc.subtitle)}</p></header>
 <nav>${nav}</nav>

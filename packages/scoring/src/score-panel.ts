@@ -765,7 +765,8 @@ function dmVerdicts(
     for (const s of unitInfo.get(unit)!.series)
       for (let i = frame.seriesStart[s]; i < frame.seriesStart[s + 1]; i++) idx.push(i);
     groups.push([unit, Int32Array.from(idx)]);
-    all.push(...idx);
+    // A loop, not push(...idx): spreading 100k+ arguments overflows the call stack.
+    for (const i of idx) all.push(i);
   }
   groups.push(['*', Int32Array.from(all)]);
   const rwCrpsByKind = new Map<string, Float64Array>();
