@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isoToMicros, microsToIso } from '@asof/calendar';
+import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import {
+  BIGINT,
+  BOOLEAN,
   Duck,
   describeParquet,
   keyRanges,
@@ -11,6 +13,7 @@ import {
   partPath,
   quoteIdent,
   quoteLiteral,
+  VARCHAR,
 } from '@asof/duck';
 import {
   finalizeDerivedManifest,
@@ -127,7 +130,10 @@ export function parseInstantArg(text: string, flag: string): string {
 
 interface OutputSpec {
   path: string;
+  /** The table name the manifest lists. */
   table: string;
+  /** The DuckDB table written (default: `table`). */
+  source?: string;
   /** Starts with series_key, which orders like series_id (series_keys.sql) and is not written. */
   orderBy: string;
   timeColumns?: [string, string | null];
@@ -141,7 +147,13 @@ const outputsFor = (format: Layout): OutputSpec[] => [
     timeColumns: ['timestamp', 'available_at'],
   },
   { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_key' },
-  { path: 'origins.parquet', table: 'origins', orderBy: 'series_key, origin', timeColumns: ['origin', null] },
+  {
+    path: 'origins.parquet',
+    table: 'origins',
+    source: 'labelled_origins',
+    orderBy: 'series_key, origin',
+    timeColumns: ['origin', null],
+  },
   {
     path: 'withdrawals.parquet',
     table: 'withdrawals',
@@ -351,6 +363,8 @@ async function splitInto(
         }
       }
     }
+    await labelOrigins(duck);
+    step('model labelled_origins');
     await faultPoint('run:midway');
     await assertSplitInvariants(duck, s.trainCutoff, s.layout);
     const outputs: ManifestOutput[] = [];
@@ -389,6 +403,38 @@ async function splitInto(
   } finally {
     duck?.close();
   }
+}
+
+/**
+ * origin_label for every origin: TypeScript labels the distinct (frequency, origin, fiscal) keys with
+ * @asof/calendar's periodLabel (New York dates, which DuckDB without ICU cannot compute), then
+ * labelled_origins.sql joins them back.
+ */
+async function labelOrigins(duck: Duck): Promise<void> {
+  await duck.createTable('origin_label_keys', readFileSync(splitModelPath('origin_label_keys'), 'utf8'));
+  const keys = await duck.all<{ frequency: string; us: bigint; fiscal: boolean }>(
+    'SELECT frequency, epoch_us(origin) AS us, fiscal FROM origin_label_keys ORDER BY frequency, origin, fiscal',
+  );
+  await duck.run(
+    'CREATE OR REPLACE TABLE origin_label_values (frequency VARCHAR, origin TIMESTAMPTZ, fiscal BOOLEAN, origin_label VARCHAR)',
+  );
+  await duck.run(
+    'CREATE OR REPLACE TEMP TABLE origin_label_us (frequency VARCHAR, us BIGINT, fiscal BOOLEAN, origin_label VARCHAR)',
+  );
+  await duck.appendColumns(
+    'origin_label_us',
+    [VARCHAR, BIGINT, BOOLEAN, VARCHAR],
+    [
+      keys.map((k) => k.frequency),
+      keys.map((k) => k.us),
+      keys.map((k) => k.fiscal),
+      keys.map((k) => periodLabel(Number(k.us), k.frequency, k.fiscal ? 'non-calendar' : null)),
+    ],
+  );
+  await duck.run(
+    'INSERT INTO origin_label_values SELECT frequency, make_timestamptz(us), fiscal, origin_label FROM origin_label_us',
+  );
+  await duck.createTable('labelled_origins', readFileSync(splitModelPath('labelled_origins'), 'utf8'));
 }
 
 /** The frequency partition of an observations file, from the path the manifest lists (frequency=<F>/…). */
@@ -506,7 +552,7 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
 async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput[]> {
   const ranges = await keyRanges(
     duck,
-    `SELECT series_key AS key, count(*) AS n FROM ${quoteIdent(spec.table)} GROUP BY series_key`,
+    `SELECT series_key AS key, count(*) AS n FROM ${quoteIdent(spec.source ?? spec.table)} GROUP BY series_key`,
     undefined,
     MAX_ROWS_PER_FILE,
   );
@@ -517,7 +563,7 @@ async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<
     const path = partPath(spec.path, i, ranges.length);
     const file = join(dir, ...path.split('/'));
     await duck.writeParquet(
-      `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.table)} WHERE series_key BETWEEN $lo AND $hi ORDER BY ${spec.orderBy}`,
+      `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.source ?? spec.table)} WHERE series_key BETWEEN $lo AND $hi ORDER BY ${spec.orderBy}`,
       file,
       { lo, hi },
     );
