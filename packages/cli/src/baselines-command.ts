@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '@asof/schema';
-import type { Io } from './commands.ts';
+import { type Io, shown } from './commands.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
@@ -60,5 +61,10 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
         `history served through historyAt: ${r.guard.requests.toLocaleString('en-US')} requests, ${r.guard.rows.toLocaleString('en-US')} rows checked (dataset_id ${r.manifest.dataset_id})\n`,
     );
   }
+  const split = shown(io, resolve(io.cwd, values.manifest));
+  nextHint(
+    io,
+    `asof score --manifest ${split} --forecasts ${shown(io, r.path)} --out ${shown(io, r.path).replace(/\.parquet$/i, '')}-score`,
+  );
   return 0;
 }

@@ -1,14 +1,15 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { isoToMicros, microsToIso } from '@asof/calendar';
+import { dirname, join, relative, resolve } from 'node:path';
+import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import { Duck, listValue } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
-import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
+import { defaultRegistry, nearestNames, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
 import { loadPipeline } from './load-pipeline.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export interface Io {
@@ -47,7 +48,14 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
   } else {
     io.out(renderSummary(result.manifest, result.manifestPath, result.seconds));
   }
+  nextHint(io, `asof series --data ${shown(io, dirname(result.manifestPath))} --search cpi`);
   return 0;
+}
+
+/** A path as a user would type it: relative to the working directory when it lies below it. */
+export function shown(io: Io, path: string): string {
+  const rel = relative(io.cwd, path);
+  return rel && !rel.startsWith('..') ? rel : path;
 }
 
 export function renderSummary(manifest: Manifest, manifestPath: string, seconds: number): string {
@@ -92,6 +100,17 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
     }
     io.err(`asof verify: ${problems.length} problem(s) in ${path}; rebuild or restore the files\n`);
   }
+  if (problems.length === 0) {
+    const dir = shown(io, dirname(path));
+    nextHint(
+      io,
+      manifest.kind === 'split'
+        ? `asof baselines --manifest ${join(dir, 'manifest.json')} --out ${dir}-baselines.parquet`
+        : manifest.kind === 'universe'
+          ? `asof series --data ${dir}`
+          : `asof report --manifest ${join(dir, 'manifest.json')} --out ${dir}-report.html`,
+    );
+  }
   return problems.length === 0 ? 0 : 1;
 }
 
@@ -115,43 +134,55 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
   const asOfText = values['as-of'] as string | undefined;
   const asOf = asOfText === undefined ? 'infinity' : microsToIso(parseAsOf(asOfText));
   const seriesId = positionals[0];
-  const rows = await withVerifiedManifest(manifestPath, async (verified) => {
+  const { rows, frequency, fiscalYearEnd } = await withVerifiedManifest(manifestPath, async (verified) => {
     requireUniverse(verified.manifest, manifestPath, 'asof show');
     const files = listValue(verified.readPaths('observations'));
     const duck = await Duck.open({ threads: 2 });
     try {
+      const meta = await duck.all<{ frequency: string; fiscal_year_end: string | null }>(
+        'SELECT frequency, fiscal_year_end FROM read_parquet($file) WHERE series_id = $id',
+        { file: verified.readPaths('series')[0], id: seriesId },
+      );
+      if (meta.length === 0) {
+        const ids = await duck.all<{ series_id: string }>('SELECT series_id FROM read_parquet($file)', {
+          file: verified.readPaths('series')[0],
+        });
+        const near = nearestNames(
+          seriesId,
+          ids.map((r) => r.series_id),
+          3,
+        );
+        throw new InputError(
+          'UNKNOWN_SERIES',
+          `series ${seriesId} is not in ${values.data}; did you mean ${near.join(', ')}? (list series with 'asof series --data ${values.data} --search TEXT')`,
+          { context: { value: seriesId, nearest: near } },
+        );
+      }
       const found = await duck.all<Record<string, unknown>>(
-        `SELECT series_id, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
+        `SELECT series_id, epoch_us("timestamp") AS ts, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
                 strftime(period_start, '%Y-%m-%dT%H:%M:%S.%fZ') AS period_start,
                 strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, available_at_basis, source_ref
          FROM (${readFileSync(modelPath('as_of_view'), 'utf8').replace(/;\s*$/, '')})`,
         { observation_files: files, series_id: seriesId, as_of: asOf },
       );
-      if (found.length === 0) {
-        const known = await duck.one<{ n: bigint }>(
-          'SELECT count(*) AS n FROM read_parquet($files) WHERE series_id = $id',
-          { files, id: seriesId },
-        );
-        if (Number(known.n) === 0) {
-          throw new InputError(
-            'UNKNOWN_SERIES',
-            `series ${seriesId} is not in ${dataDir} (list series in series.parquet)`,
-            { context: { value: seriesId } },
-          );
-        }
-      }
-      return found;
+      return { rows: found, frequency: meta[0].frequency, fiscalYearEnd: meta[0].fiscal_year_end };
     } finally {
       duck.close();
     }
   });
-  if (values.json) io.out(`${JSON.stringify(rows)}\n`);
+  // Each row's period in the series' own terms (2019-12, 2019Q4, FY2019, 2020-03-04) beside the UTC instants.
+  const labelled: Record<string, unknown>[] = rows.map(({ ts, ...r }) => ({
+    period: periodLabel(Number(ts), frequency, fiscalYearEnd),
+    ...r,
+  }));
+  if (values.json) io.out(`${JSON.stringify(labelled)}\n`);
   else {
     io.out(`${seriesId} as of ${asOfText ?? 'latest'}: ${rows.length} observations\n`);
     io.out(
       `${formatTable(
-        ['timestamp', 'value', 'available_at', 'basis', 'source_ref'],
-        rows.map((r) => [
+        ['period', 'timestamp', 'value', 'available_at', 'basis', 'source_ref'],
+        labelled.map((r) => [
+          String(r.period),
           String(r.timestamp),
           Number(r.value),
           String(r.available_at),
@@ -161,6 +192,12 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
       )}\n`,
     );
   }
+  nextHint(
+    io,
+    asOfText === undefined
+      ? `asof show ${seriesId} --data ${values.data} --as-of 2020-06-01   (what was known then)`
+      : `asof split --manifest ${join(values.data as string, 'manifest.json')} --model-cutoff ${asOfText} --run-date 2024-12-31`,
+  );
   return 0;
 }
 
@@ -225,6 +262,7 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
   const doc = taxonomyDocument(defaultRegistry());
   if (values.json) {
     io.out(`${JSON.stringify(doc)}\n`);
+    nextHint(io, 'asof taxonomy --coverage out/default/manifest.json');
     return 0;
   }
   io.out(
@@ -240,6 +278,7 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
       ]),
     )}\n`,
   );
+  nextHint(io, 'asof taxonomy --coverage out/default/manifest.json');
   return 0;
 }
 
@@ -292,6 +331,7 @@ async function coverage(manifestPath: string, json: boolean, io: Io): Promise<nu
         )}\n`,
       );
     }
+    nextHint(io, `asof series --data ${shown(io, dirname(manifestPath))} --eval`);
     return 0;
   }
 }

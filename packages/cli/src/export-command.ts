@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { exportFintsb, type PatternStatistics } from '@asof/patterns';
 import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
 import { ASOF_VERSION } from './build-universe.ts';
-import type { Io } from './commands.ts';
+import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const EXPORT_USAGE =
@@ -88,6 +89,10 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
       `\ndataset_id ${result.manifest.dataset_id} (parent ${result.manifest.parent_dataset_id})\nmanifest   ${result.manifestPath}\n`,
     );
   }
+  nextHint(
+    io,
+    `asof report --manifest ${shown(io, result.manifestPath)} --out ${shown(io, dirname(result.manifestPath))}.html`,
+  );
   return 0;
 }
 

@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
 import { buildUniverse } from './build-universe.ts';
-import { type Io, renderSummary } from './commands.ts';
+import { type Io, renderSummary, shown } from './commands.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const INGEST_USAGE =
@@ -94,5 +95,6 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       `${JSON.stringify({ manifest: result.manifestPath, dataset_id: result.manifest.dataset_id, summary: result.manifest.summary, warnings: result.manifest.warnings })}\n`,
     );
   } else io.out(renderSummary(result.manifest, result.manifestPath, result.seconds));
+  nextHint(io, `asof series --data ${shown(io, dirname(result.manifestPath))}`);
   return 0;
 }

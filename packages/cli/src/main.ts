@@ -1,6 +1,8 @@
+import { Duck } from '@asof/duck';
 import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
 import { AsofError } from '@asof/schema';
 import { BASELINES_USAGE, baselinesCommand } from './baselines-command.ts';
+import { ASOF_VERSION } from './build-universe.ts';
 import {
   BUILD_USAGE,
   buildCommand,
@@ -16,6 +18,7 @@ import { EXPORT_USAGE, exportCommand } from './export-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
 import { REPORT_USAGE, reportCommand } from './report-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
+import { SERIES_USAGE, seriesCommand } from './series-command.ts';
 import { SPLIT_USAGE, splitCommand } from './split-command.ts';
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
@@ -27,6 +30,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   report: reportCommand,
   split: splitCommand,
   verify: verifyCommand,
+  series: seriesCommand,
   show: showCommand,
   taxonomy: taxonomyCommand,
 };
@@ -41,15 +45,30 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
   ${EXPORT_USAGE}
   ${REPORT_USAGE}
   ${VERIFY_USAGE}
+  ${SERIES_USAGE}
   ${SHOW_USAGE}
   ${TAXONOMY_USAGE}
 
-Each command takes --help.
+Each command takes --help; asof --version prints the versions.
 `;
+
+/** `asof --version`: this asof and the DuckDB it writes every Parquet file with (both are in every manifest). */
+async function versionText(): Promise<string> {
+  const duck = await Duck.open({ threads: 1 });
+  try {
+    return `asof ${ASOF_VERSION}\nDuckDB ${await duck.version()} (@duckdb/node-api)\nNode.js ${process.version}\n`;
+  } finally {
+    duck.close();
+  }
+}
 
 /** Runs one asof command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
 export async function runCli(argv: string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(await versionText());
+    return 0;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name ? 0 : 2;

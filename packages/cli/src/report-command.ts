@@ -1,7 +1,8 @@
 import { relative, resolve } from 'node:path';
 import { buildReport } from '@asof/report';
 import { InputError } from '@asof/schema';
-import type { Io } from './commands.ts';
+import { type Io, shown } from './commands.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const REPORT_USAGE =
@@ -72,5 +73,6 @@ export async function reportCommand(args: string[], io: Io): Promise<number> {
       `wrote ${relative(io.cwd, r.path) || r.path}: ${r.kind}${r.scoring ? ' + scoring' : ''} report, ${r.charts} charts, ${(r.bytes / 1e6).toFixed(2)} MB in ${r.seconds.toFixed(1)} s\n`,
     );
   }
+  nextHint(io, `open ${shown(io, r.path)} in a browser (one file, no network needed)`);
   return 0;
 }

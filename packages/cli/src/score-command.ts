@@ -2,8 +2,9 @@ import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { InputError } from '@asof/schema';
 import { checkForecastsReadable, scoreSplit, writeResults } from '@asof/scoring';
-import type { Io } from './commands.ts';
+import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SCORE_USAGE =
@@ -101,6 +102,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     },
   );
   const paths = { results: join(outDir, 'results.json'), leaderboard: join(outDir, 'leaderboard.md') };
+  const hint = `cat ${shown(io, paths.leaderboard)}   (or: asof report --manifest ${shown(io, manifestPath)} --results ${shown(io, paths.results)} --out ${shown(io, outDir)}.html)`;
   if (results.verdicts.status === 'refused') io.err(`asof score: warning: ${results.verdicts.reason}\n`);
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (values.json) {
@@ -120,6 +122,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         baselines_win: results.baselines_win.length,
       })}\n`,
     );
+    nextHint(io, hint);
     return 0;
   }
   const verdictOf = new Map(pooled.map((r) => [r.model, r.verdict ?? 'n/a']));
@@ -141,5 +144,6 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     )}\n\n${results.baselines_win.length} headline cell(s) led by a baseline (see the leaderboard)\n` +
       `dataset_id ${results.dataset_id}\nresults    ${paths.results}\nleaderboard ${paths.leaderboard}\n`,
   );
+  nextHint(io, hint);
   return 0;
 }

@@ -1,5 +1,5 @@
-import { basename, dirname, resolve } from 'node:path';
-import { InputError } from '@asof/schema';
+import { basename, dirname, join, resolve } from 'node:path';
+import { FREQUENCIES, InputError } from '@asof/schema';
 import {
   LAYOUTS,
   type Layout,
@@ -10,13 +10,14 @@ import {
   type TargetVintage,
 } from '@asof/split';
 import { ASOF_VERSION } from './build-universe.ts';
-import type { Io } from './commands.ts';
+import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
+import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SPLIT_USAGE =
-  'asof split --manifest M [--out DIR] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
+  'asof split --manifest M [--out DIR] [--series GLOB…] [--unit S/C/D/F…] [--frequency F…] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
 
 const HELP = `${SPLIT_USAGE}
 
@@ -27,6 +28,11 @@ Splits a built universe into release-date-aware training and evaluation files (S
   inputs.parquet     per origin, the as-of view at the origin, last lookback steps (FinVerse Table 2)
   targets.parquet    values at o+1..o+H from the chosen vintage, kept apart from the inputs
 
+  --series GLOB            only series whose id matches (repeatable; * ? […] as in a shell),
+                           e.g. --series 'syn:fred:*' --series 'syn:px:EQ000?:close'
+  --unit S/C/D/F           only series of this taxonomy unit (repeatable), e.g.
+                           --unit 'Macro/Prices/Consumer prices/M' (see asof taxonomy --coverage)
+  --frequency F            only series of this frequency (repeatable or comma-separated: M,Q)
   --eval-start DATE        first origin date (default: the universe's eval_start)
   --embargo N|DURATION     days, or P30D / P2W / P1M / P1Y (default 0)
   --origins POLICY         non_overlapping (default; origins >= H steps apart) or all (every step)
@@ -45,6 +51,9 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     {
       manifest: { type: 'string' },
       out: { type: 'string' },
+      series: { type: 'string', multiple: true },
+      unit: { type: 'string', multiple: true },
+      frequency: { type: 'string', multiple: true },
       'eval-start': { type: 'string' },
       embargo: { type: 'string' },
       origins: { type: 'string' },
@@ -58,6 +67,21 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     SPLIT_USAGE,
   );
   const values = parsed.values as Record<string, string | boolean | undefined>;
+  const lists = parsed.values as Record<string, string[] | undefined>;
+  const frequencies = (lists.frequency ?? []).flatMap((f) =>
+    f
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+  for (const f of frequencies) {
+    if (!(FREQUENCIES as readonly string[]).includes(f)) {
+      throw new InputError(
+        'USAGE',
+        `--frequency ${f}: expected one of ${FREQUENCIES.join(', ')}\n  usage: ${SPLIT_USAGE}`,
+      );
+    }
+  }
   if (values.help) {
     io.out(HELP);
     return 0;
@@ -106,14 +130,20 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     modelCutoff: values['model-cutoff'] as string | undefined,
     runDate: values['run-date'] as string | undefined,
     dm: Boolean(values.dm),
+    series: lists.series,
+    units: lists.unit,
+    frequencies,
     createdBy: { asof_version: ASOF_VERSION, git_commit: git.commit, git_dirty: git.dirty },
     log: (line) => io.err(`asof split: ${line}\n`),
   });
   const m = result.manifest;
+  const dir = shown(io, dirname(result.manifestPath));
+  const hint = `asof baselines --manifest ${join(dir, 'manifest.json')} --out ${dir}-baselines.parquet`;
   if (values.json) {
     io.out(
       `${JSON.stringify({ manifest: result.manifestPath, dataset_id: m.dataset_id, parent_dataset_id: m.parent_dataset_id, seconds: result.seconds, config: m.config, summary: m.summary })}\n`,
     );
+    nextHint(io, hint);
     return 0;
   }
   const s = m.summary as {
@@ -128,5 +158,6 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
       s.by_frequency_window.map((r) => [r.frequency, r.window, r.origins, r.series]),
     )}\n\ntrain cutoff ${String(m.config.train_cutoff)} (eval_start ${String(m.config.eval_start)} − ${String(m.config.embargo)}), origins ${origins}, targets ${vintage}\ndataset_id ${m.dataset_id} (parent ${m.parent_dataset_id})\nmanifest   ${result.manifestPath}\nsplit in ${result.seconds.toFixed(1)} s\n`,
   );
+  nextHint(io, hint);
   return 0;
 }

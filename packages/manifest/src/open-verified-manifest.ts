@@ -73,6 +73,8 @@ export class VerifiedManifest {
     readonly bytes: Buffer,
     readonly sha256: string,
     private readonly held: Held[],
+    /** The path as the caller gave it (for messages: the real path may be inside a generation folder). */
+    readonly label: string,
   ) {}
 
   /**
@@ -150,7 +152,7 @@ export class VerifiedManifest {
       for (const h of held) closeSync(h.fd);
       throw new ManifestVerifyError(label, problems);
     }
-    return new VerifiedManifest(manifest, real, dir, bytes, sha256Hex(bytes), held);
+    return new VerifiedManifest(manifest, real, dir, bytes, sha256Hex(bytes), held, label);
   }
 
   /** The verified files of the given tables (all files when none is given), in manifest order. */
@@ -192,7 +194,7 @@ export class VerifiedManifest {
         if (sha256 !== h.file.output.sha256) problems.push(changed);
       }
     }
-    if (problems.length) throw new ManifestVerifyError(this.path, problems);
+    if (problems.length) throw new ManifestVerifyError(this.label, problems);
   }
 
   /**

@@ -6,5 +6,6 @@ export * from './lookahead-error.ts';
 export * from './parse-embargo.ts';
 export * from './run-forecaster.ts';
 export * from './run-split.ts';
+export * from './series-filter-sql.ts';
 export * from './seasonal-naive-forecaster.ts';
 export * from './write-mini-universe.ts';

@@ -34,6 +34,12 @@ import {
 import { minimumLookback, predictionLength } from '@asof/taxonomy';
 import { checkDmCompatible, isDmValid, ORIGINS_POLICIES, type OriginsPolicy } from './check-dm-compatible.ts';
 import { parseEmbargo, subtractEmbargo } from './parse-embargo.ts';
+import {
+  refuseEmptyFilter,
+  type SeriesFilters,
+  seriesFilterConfig,
+  seriesFilterSql,
+} from './series-filter-sql.ts';
 
 export const TARGET_VINTAGES = ['first_release', 'latest'] as const;
 export type TargetVintage = (typeof TARGET_VINTAGES)[number];
@@ -76,7 +82,7 @@ export function splitModelPath(name: string): string {
   return `${SQL_DIR}${name}.sql`;
 }
 
-export interface SplitOptions {
+export interface SplitOptions extends SeriesFilters {
   /** The parent universe's manifest.json (absolute). Its files are re-hashed before anything is read. */
   manifestPath: string;
   /**
@@ -139,7 +145,17 @@ interface OutputSpec {
   timeColumns?: [string, string | null];
 }
 
-const outputsFor = (format: Layout): OutputSpec[] => [
+const outputsFor = (format: Layout, withTasks: boolean): OutputSpec[] => [
+  ...(withTasks
+    ? [
+        {
+          path: 'tasks.parquet',
+          table: 'tasks',
+          source: 'split_tasks',
+          orderBy: 'series_key, aspect, metric, p, h',
+        },
+      ]
+    : []),
   {
     path: 'train/observations.parquet',
     table: 'train_observations',
@@ -335,7 +351,7 @@ async function splitInto(
       tempDirectory: join(work.work, 'spill'),
       ...(storage === 'file' ? { path: join(work.work, 'split.duckdb') } : {}),
     });
-    await loadParent(duck, verified, s.horizons);
+    await loadParent(duck, verified, s.horizons, options);
     step('loaded parent observations and series');
     const params: Params = {
       train_cutoff: s.trainCutoff,
@@ -368,7 +384,13 @@ async function splitInto(
     await faultPoint('run:midway');
     await assertSplitInvariants(duck, s.trainCutoff, s.layout);
     const outputs: ManifestOutput[] = [];
-    for (const spec of outputsFor(s.layout)) outputs.push(...(await writeOutputs(duck, tmp, spec)));
+    const withTasks = verified.has('tasks');
+    if (withTasks) {
+      await duck.createTable('split_tasks', readFileSync(splitModelPath('split_tasks'), 'utf8'));
+      step('model split_tasks');
+    }
+    for (const spec of outputsFor(s.layout, withTasks))
+      outputs.push(...(await writeOutputs(duck, tmp, spec)));
     step(`wrote ${outputs.length} Parquet files`);
     const summary = await summarize(duck, s.layout);
     const config = {
@@ -383,6 +405,8 @@ async function splitInto(
       model_cutoff: s.modelCutoff,
       run_date: s.runDate,
       horizons: s.horizons,
+      // Only when given: a split of every series keeps the config (and dataset_id) it always had.
+      ...(seriesFilterConfig(options) ? { series_filter: seriesFilterConfig(options) } : {}),
     };
     const manifest = finalizeDerivedManifest(parent, {
       suffix: 'split',
@@ -454,13 +478,14 @@ async function loadParent(
   duck: Duck,
   verified: VerifiedManifest,
   horizons: Record<Frequency, { prediction_length: number; lookback: number }>,
+  filters: SeriesFilters,
 ): Promise<void> {
   const obsFiles = verified.files('observations');
   const seriesFile = verified.files('series')[0];
   if (obsFiles.length === 0 || !seriesFile) {
     throw new InputError(
       'PARENT_INCOMPLETE',
-      `${verified.path} lists ${obsFiles.length} observation files and ${seriesFile ? 'a' : 'no'} series file; a split needs a universe built by 'asof build'`,
+      `${verified.label} lists ${obsFiles.length} observation files and ${seriesFile ? 'a' : 'no'} series file; a split needs a universe built by 'asof build'`,
     );
   }
   // Only the files the verified manifest lists, read through the descriptors that were hashed (never a
@@ -476,9 +501,19 @@ async function loadParent(
        )
        .join('\n     UNION ALL ')}`,
   );
+  const filter = seriesFilterSql(filters);
   await duck.run(
-    `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(seriesFile.readPath)})`,
+    `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(seriesFile.readPath)}) WHERE ${filter.sql}`,
+    Object.keys(filter.params).length ? filter.params : undefined,
   );
+  const kept = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM split_series')).n);
+  if (kept === 0) await refuseEmptyFilter(duck, seriesFile.readPath, filters, verified.label);
+  const tasksFile = verified.files('tasks')[0];
+  if (tasksFile) {
+    await duck.run(
+      `CREATE TABLE parent_tasks AS SELECT * FROM read_parquet(${quoteLiteral(tasksFile.readPath)})`,
+    );
+  }
   await duck.run(
     'CREATE TABLE split_horizons (frequency VARCHAR, horizon_steps INTEGER, lookback_steps INTEGER)',
   );
