@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -15,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, SHARED, writeTinyPipeline } from './helpers.ts';
+import { asofIn, REPO, SHARED, writeTinyPipeline } from './helpers.ts';
 
 // Issue 15 "Never lose a user's data": every case found by a new user and an adversarial tester, each now
 // refused with exit 2 (user files byte-identical) or written where it belongs (docs/decisions/0010).
@@ -188,6 +190,58 @@ describe('an output never replaces what asof did not write', () => {
     expect(r.stderr).toMatch(/asof did not write|which this command reads/);
     expect(existsSync(p)).toBe(true);
   });
+});
+
+describe('paths and errors a user can cause', () => {
+  it("a pipeline's relative paths stay inside its folder", async () => {
+    mkdirSync(join(work, 'pipes2'), { recursive: true });
+    const p = join(work, 'pipes2', 'escape.json');
+    writeFileSync(p, JSON.stringify({ name: 'escape', sources: { fred: { raw_dir: '../../etc' } } }));
+    const r = await run('build', p, '--out', 'out/escape');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/sources\.fred\.raw_dir "\.\.\/\.\.\/etc" leaves the pipeline's folder/);
+    expect(existsSync(join(work, 'out', 'escape'))).toBe(false);
+  });
+
+  it('taxonomy --coverage of a split, and verify of a listed file replaced by a folder, are one-line errors', async () => {
+    const cov = await run('taxonomy', '--coverage', 'out/s/manifest.json');
+    expect(cov.code).toBe(2);
+    expect(cov.stderr).toMatch(/manifest kind is 'split'; asof taxonomy --coverage reads a universe/);
+    const copy = join(work, 'copy-of-s');
+    cpSync(join(work, 'out', 's'), copy, { recursive: true, dereference: true });
+    rmSync(join(copy, 'origins.parquet'));
+    mkdirSync(join(copy, 'origins.parquet'));
+    const v = await run('verify', join(copy, 'manifest.json'));
+    expect(v.code).toBe(1);
+    expect(v.stderr).toMatch(/origins\.parquet: not a file/);
+    expect(v.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+  });
+
+  it('a second command writing the same output fails at once with one line naming the first', async () => {
+    const ready = join(work, 'ready-lock');
+    const child = spawn(
+      process.execPath,
+      [join(REPO, 'packages/cli/bin/asof.mjs'), 'build', pipeline, '--out', 'out/locked'],
+      {
+        cwd: work,
+        env: { ...process.env, ASOF_FAULT: 'run:midway:pause', ASOF_FAULT_READY: ready },
+        stdio: 'ignore',
+      },
+    );
+    try {
+      for (let i = 0; i < 600 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(ready)).toBe(true);
+      const second = await run('build', pipeline, '--out', 'out/locked');
+      expect(second.code).toBe(1);
+      expect(second.stderr.trim().split('\n')).toHaveLength(1);
+      expect(second.stderr).toMatch(
+        /out\/locked is being written by another asof command \(asof build, pid \d+/,
+      );
+    } finally {
+      child.kill('SIGINT');
+      await new Promise((r) => child.on('exit', r));
+    }
+  }, 120_000);
 });
 
 describe('an absolute --out outside the working directory works for every command', () => {
