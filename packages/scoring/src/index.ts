@@ -11,6 +11,52 @@ export {
   quantileLevelOf,
   type TextColumn,
 } from './align-forecasts.ts';
+// ARIMA and GARCH(1,1) baselines (issue 18): numerical core, refit schedule, paths with quantiles
+export {
+  ArimaBaseline,
+  DEFAULT_REFIT_EVERY,
+  type RefitOptions,
+  RefitSchedule,
+} from './baselines/arima-baseline.ts';
+export {
+  type AutoArimaOptions,
+  type AutoArimaResult,
+  autoArima,
+  type SearchStep,
+} from './baselines/auto-arima.ts';
+export {
+  BASELINE_QUANTILE_LEVELS,
+  type BaselinePath,
+  placeOnGrid,
+  quantileColumnName,
+} from './baselines/baseline-quantiles.ts';
+export {
+  type ArimaFit,
+  ArimaFitError,
+  type ArimaMethod,
+  type ArimaOrder,
+  type FitArimaOptions,
+  fitArima,
+} from './baselines/fit-arima.ts';
+export {
+  type FitGarchOptions,
+  fitGarch,
+  type GarchDistribution,
+  type GarchFit,
+  type GarchMean,
+  garchVarianceForecast,
+  refilterGarch,
+} from './baselines/fit-garch.ts';
+export { type ArimaForecast, forecastArima, refilterArima } from './baselines/forecast-arima.ts';
+export { GARCH_MIN_RETURNS, GarchBaseline, type GarchBaselineOptions } from './baselines/garch-baseline.ts';
+export { kpssDifferences, kpssStatistic } from './baselines/kpss-differences.ts';
+export {
+  type BfgsOptions,
+  type BfgsResult,
+  minimizeBfgs,
+  numericHessian,
+} from './baselines/minimize-bfgs.ts';
+export { type BoxOptions, type BoxResult, minimizeBox } from './baselines/minimize-box.ts';
 export {
   buildEvaluationPanel,
   type EvaluationPanel,

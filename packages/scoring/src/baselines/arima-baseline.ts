@@ -1,0 +1,125 @@
+import { autoArima } from './auto-arima.ts';
+import {
+  BASELINE_QUANTILE_LEVELS,
+  type BaselinePath,
+  normalQuantiles,
+  placeOnGrid,
+} from './baseline-quantiles.ts';
+import { type ArimaFit, fitArima } from './fit-arima.ts';
+import { forecastArima, refilterArima } from './forecast-arima.ts';
+
+export interface RefitOptions {
+  /** Estimate the parameters at most every K origins of a series (1 = at every origin). Default 10. */
+  refitEvery?: number;
+  /** Quantile levels; default BASELINE_QUANTILE_LEVELS. */
+  levels?: readonly number[];
+}
+
+export const DEFAULT_REFIT_EVERY = 10;
+
+interface Cached<F> {
+  fit: F;
+  origin: number;
+  served: number;
+  log: boolean;
+}
+
+/**
+ * The refit schedule shared by the ARIMA and GARCH baselines: per series, the parameters are estimated
+ * at its first origin and then at every K-th origin it is asked for (origins counted in call order, which
+ * is ascending origin order in the split's tasks and in the scorer's panel); in between they are reused and
+ * only the Kalman/variance filter is run over the origin's own window. Parameters are never reused at an
+ * origin earlier than the one they were estimated at (that would carry later data backwards): such a
+ * request, or a change of space (log ↔ levels), refits.
+ */
+export class RefitSchedule<F> {
+  private readonly cache = new Map<string, Cached<F>>();
+  constructor(readonly every: number) {
+    if (!(Number.isInteger(every) && every >= 1)) {
+      throw new RangeError(`refitEvery must be a whole number ≥ 1, got ${every}`);
+    }
+  }
+
+  /** The cached fit to reuse at `origin`, or null when this origin refits. Counts the origin. */
+  reuse(seriesKey: string, origin: number, log: boolean): { fit: F } | null {
+    const c = this.cache.get(seriesKey);
+    if (!c || c.served >= this.every || origin < c.origin || c.log !== log) return null;
+    c.served++;
+    return { fit: c.fit };
+  }
+
+  store(seriesKey: string, origin: number, log: boolean, fit: F): void {
+    this.cache.set(seriesKey, { fit, origin, served: 1, log });
+  }
+}
+
+function allPositive(x: ArrayLike<number>): boolean {
+  for (let i = 0; i < x.length; i++) if (!(x[i] > 0) && !Number.isNaN(x[i])) return false;
+  return true;
+}
+
+/**
+ * The ARIMA baseline at one origin, from what is public there: the origin's input window (tail, oldest
+ * first, ending with y_o; `back` = grid steps before the origin's own step, null = consecutive ending at
+ * it), placed on the series grid (gaps left missing, which the Kalman filter skips). A series whose window
+ * is all > 0 is modelled in log levels (λ = 0, as the drift baseline, docs/decisions/0009), else in levels.
+ * At a refit, forecast::auto.arima's order selection and ML fit (`autoArima`); otherwise the cached
+ * model re-filtered over the window (`refilterArima`). Target o+k is k + u steps after y_o (u = the
+ * publication lag), so the h = u + 1 … u + H step forecasts are taken. Quantiles are the Gaussian
+ * mean + z_τ·se, exponentiated in log space (so the point, the median, is exp(mean), forecast's
+ * back-transform without bias adjustment). When no ARIMA can be fitted (auto.arima's "No suitable ARIMA
+ * model"), ARIMA(0,1,0) — the random walk with σ̂² from the window — is used and flagged `fallback`.
+ * Null for fewer than two values.
+ */
+export class ArimaBaseline {
+  readonly levels: readonly number[];
+  private readonly z: Float64Array;
+  private readonly schedule: RefitSchedule<ArimaFit>;
+
+  constructor(options: RefitOptions = {}) {
+    this.levels = options.levels ?? BASELINE_QUANTILE_LEVELS;
+    this.z = normalQuantiles(this.levels);
+    this.schedule = new RefitSchedule(options.refitEvery ?? DEFAULT_REFIT_EVERY);
+  }
+
+  pathAt(
+    seriesKey: string,
+    origin: number,
+    tail: ArrayLike<number>,
+    back: ArrayLike<number> | null,
+    horizon: number,
+  ): BaselinePath | null {
+    if (tail.length < 2) return null;
+    const { values, u } = placeOnGrid(tail, back);
+    const log = allPositive(values);
+    const y = log ? Float64Array.from(values, Math.log) : values;
+    const cached = this.schedule.reuse(seriesKey, origin, log);
+    const refit = cached === null;
+    let fallback = false;
+    let fit: ArimaFit;
+    if (cached) fit = refilterArima(cached.fit, y);
+    else {
+      try {
+        fit = autoArima(y).fit;
+      } catch {
+        fit = fitArima(y, { p: 0, d: 1, q: 0 });
+        fallback = true;
+      }
+      this.schedule.store(seriesKey, origin, log, fit);
+    }
+    const fc = forecastArima(fit, horizon + u);
+    const K = this.levels.length;
+    const point = new Float64Array(horizon);
+    const quantiles = new Float64Array(horizon * K);
+    for (let k = 0; k < horizon; k++) {
+      const m = fc.mean[u + k];
+      const s = fc.se[u + k];
+      point[k] = log ? Math.exp(m) : m;
+      for (let j = 0; j < K; j++) {
+        const q = m + this.z[j] * s;
+        quantiles[k * K + j] = log ? Math.exp(q) : q;
+      }
+    }
+    return { point, levels: this.levels, quantiles, refit, fallback };
+  }
+}

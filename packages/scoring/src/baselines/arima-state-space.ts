@@ -1,0 +1,322 @@
+/**
+ * The state-space form of an ARIMA(p, d, q) model used by stats::arima (Gardner, Harvey & Phillips 1980;
+ * Durbin & Koopman 2001 §3.4): an ARMA state of size r = max(p, q + 1) followed by d states carrying the
+ * differencing. The observation is Z'a with Z = (1, 0, …, 0, Δ₁, …, Δ_d); the ARMA state starts from its
+ * stationary covariance and the difference states from a diffuse prior of variance κ = 1e6. Innovations
+ * have unit variance here; σ² is profiled out of the likelihood.
+ */
+export interface ArimaStateModel {
+  phi: Float64Array;
+  theta: Float64Array;
+  /** Differencing polynomial coefficients: y_t − Δ₁y_{t−1} − … − Δ_d y_{t−d} is the ARMA part. */
+  delta: Float64Array;
+  r: number;
+  rd: number;
+  /** Filtered state mean and covariance (row-major rd×rd) after the last observation. */
+  a: Float64Array;
+  P: Float64Array;
+  /** Initial state covariance (stationary block + diffuse κ for the difference states). */
+  Pn: Float64Array;
+}
+
+export const DIFFUSE_KAPPA = 1e6;
+
+/** (1 − B)^d as Δ: d = 1 → [1]; d = 2 → [2, −1]. */
+export function differencingPolynomial(d: number): Float64Array {
+  let poly = [1];
+  for (let i = 0; i < d; i++) {
+    const next = new Array(poly.length + 1).fill(0);
+    for (let k = 0; k < poly.length; k++) {
+      next[k] += poly[k];
+      next[k + 1] -= poly[k];
+    }
+    poly = next;
+  }
+  return Float64Array.from(poly.slice(1), (v) => -v);
+}
+
+/** Solves A x = b in place (A n×n row-major, partial pivoting); false when A is singular. */
+export function solveLinear(A: Float64Array, b: Float64Array, n: number): boolean {
+  for (let col = 0; col < n; col++) {
+    let piv = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(A[r * n + col]) > Math.abs(A[piv * n + col])) piv = r;
+    const pv = A[piv * n + col];
+    if (pv === 0 || !Number.isFinite(pv)) return false;
+    if (piv !== col) {
+      for (let k = 0; k < n; k++) {
+        const t = A[col * n + k];
+        A[col * n + k] = A[piv * n + k];
+        A[piv * n + k] = t;
+      }
+      const t = b[col];
+      b[col] = b[piv];
+      b[piv] = t;
+    }
+    for (let r = col + 1; r < n; r++) {
+      const f = A[r * n + col] / pv;
+      if (f === 0) continue;
+      for (let k = col; k < n; k++) A[r * n + k] -= f * A[col * n + k];
+      b[r] -= f * b[col];
+    }
+  }
+  for (let r = n - 1; r >= 0; r--) {
+    let s = b[r];
+    for (let k = r + 1; k < n; k++) s -= A[r * n + k] * b[k];
+    b[r] = s / A[r * n + r];
+  }
+  return true;
+}
+
+/**
+ * The stationary covariance Q₀ of the ARMA state (r×r, row-major): the solution of Q = TQT' + RR' with T
+ * the companion-form transition (φ in the first column, ones on the superdiagonal) and R = (1, θ₁, …).
+ * Solved directly for the r(r+1)/2 distinct entries (r ≤ 6 here, so at most 21 unknowns). Null when the
+ * system is singular (an AR part with a unit root).
+ */
+export function stationaryCovariance(
+  phi: ArrayLike<number>,
+  theta: ArrayLike<number>,
+  r: number,
+): Float64Array | null {
+  const p = phi.length;
+  const ph = (i: number) => (i < p ? phi[i] : 0);
+  const R = (i: number) => (i === 0 ? 1 : i - 1 < theta.length ? theta[i - 1] : 0);
+  if (r === 1) {
+    const v = 1 / (1 - ph(0) * ph(0));
+    return Number.isFinite(v) && v > 0 ? Float64Array.of(v) : null;
+  }
+  const idx = (i: number, j: number) => {
+    const a = Math.min(i, j);
+    const b = Math.max(i, j);
+    return a * r - (a * (a - 1)) / 2 + (b - a);
+  };
+  const m = (r * (r + 1)) / 2;
+  const A = new Float64Array(m * m);
+  const b = new Float64Array(m);
+  for (let i = 0; i < r; i++) {
+    for (let j = i; j < r; j++) {
+      const row = idx(i, j);
+      A[row * m + row] += 1;
+      // (TQT')_ij = φ_iφ_j Q_00 + φ_i Q_{0,j+1} + φ_j Q_{i+1,0} + Q_{i+1,j+1}
+      A[row * m + idx(0, 0)] -= ph(i) * ph(j);
+      if (j + 1 < r) A[row * m + idx(0, j + 1)] -= ph(i);
+      if (i + 1 < r) A[row * m + idx(i + 1, 0)] -= ph(j);
+      if (i + 1 < r && j + 1 < r) A[row * m + idx(i + 1, j + 1)] -= 1;
+      b[row] = R(i) * R(j);
+    }
+  }
+  if (!solveLinear(A, b, m)) return null;
+  const Q = new Float64Array(r * r);
+  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Q[i * r + j] = b[idx(i, j)];
+  for (let i = 0; i < r * r; i++) if (!Number.isFinite(Q[i])) return null;
+  return Q;
+}
+
+/** A state model for φ, θ and d differences, with the stationary initial covariance (null if none). */
+export function makeStateModel(phi: Float64Array, theta: Float64Array, d: number): ArimaStateModel | null {
+  const r = Math.max(phi.length, theta.length + 1);
+  const delta = differencingPolynomial(d);
+  const rd = r + d;
+  const Q = stationaryCovariance(phi, theta, r);
+  if (!Q) return null;
+  const Pn = new Float64Array(rd * rd);
+  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Pn[i * rd + j] = Q[i * r + j];
+  for (let i = r; i < rd; i++) Pn[i * rd + i] = DIFFUSE_KAPPA;
+  return { phi, theta, delta, r, rd, a: new Float64Array(rd), P: new Float64Array(rd * rd), Pn };
+}
+
+/** out = T·a for the model's transition. */
+function transitionMean(m: ArimaStateModel, a: Float64Array, out: Float64Array): void {
+  const { phi, delta, r, rd } = m;
+  const p = phi.length;
+  const d = rd - r;
+  for (let i = 0; i < r; i++) {
+    let v = i < r - 1 ? a[i + 1] : 0;
+    if (i < p) v += phi[i] * a[0];
+    out[i] = v;
+  }
+  if (d > 0) {
+    let v = a[0];
+    for (let k = 0; k < d; k++) v += delta[k] * a[r + k];
+    for (let i = rd - 1; i > r; i--) out[i] = a[i - 1];
+    out[r] = v;
+  }
+}
+
+/** out = T·P·T' + RR' using the sparse structure of T (work: rd×rd scratch). */
+function transitionCovariance(
+  m: ArimaStateModel,
+  P: Float64Array,
+  out: Float64Array,
+  work: Float64Array,
+): void {
+  const { phi, theta, delta, r, rd } = m;
+  const p = phi.length;
+  const d = rd - r;
+  // work = T·P (row i of T applied to the columns of P)
+  for (let j = 0; j < rd; j++) {
+    for (let i = 0; i < r; i++) {
+      let v = 0;
+      if (i < p) v += phi[i] * P[j];
+      if (i < r - 1) v += P[(i + 1) * rd + j];
+      work[i * rd + j] = v;
+    }
+    if (d > 0) {
+      let v = P[j];
+      for (let k = 0; k < d; k++) v += delta[k] * P[(r + k) * rd + j];
+      work[r * rd + j] = v;
+      for (let k = 1; k < d; k++) work[(r + k) * rd + j] = P[(r + k - 1) * rd + j];
+    }
+  }
+  // out = work·T'
+  for (let i = 0; i < rd; i++) {
+    for (let j = 0; j < r; j++) {
+      let v = 0;
+      if (j < p) v += phi[j] * work[i * rd];
+      if (j < r - 1) v += work[i * rd + j + 1];
+      out[i * rd + j] = v;
+    }
+    if (d > 0) {
+      let v = work[i * rd];
+      for (let k = 0; k < d; k++) v += delta[k] * work[i * rd + r + k];
+      out[i * rd + r] = v;
+      for (let k = 1; k < d; k++) out[i * rd + r + k] = work[i * rd + r + k - 1];
+    }
+  }
+  const q = theta.length;
+  for (let i = 0; i <= Math.min(q, r - 1); i++) {
+    const vi = i === 0 ? 1 : theta[i - 1];
+    for (let j = 0; j <= Math.min(q, r - 1); j++) out[i * rd + j] += vi * (j === 0 ? 1 : theta[j - 1]);
+  }
+}
+
+export interface KalmanResult {
+  /** Σ v_t²/F_t over the observations that count (F_t < 1e4, so the diffuse start is left out). */
+  ssq: number;
+  /** Σ log F_t over the same observations. */
+  sumlog: number;
+  /** How many observations count. */
+  nu: number;
+  /** Standardised innovations v_t/√F_t per observation (NaN for a missing one), when asked for. */
+  residuals: Float64Array | null;
+}
+
+/**
+ * Runs the Kalman filter over y (NaN = missing, skipped in the update) from the model's initial state
+ * (a = 0, P = Pn), leaving the filtered state in m.a and m.P. The Gaussian log-likelihood is
+ * −½[n log(2πσ²) + sumlog + ssq/σ²], maximised over σ² by σ² = ssq/nu.
+ */
+export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResiduals: boolean): KalmanResult {
+  const { rd, r, delta } = m;
+  const d = rd - r;
+  const a = m.a;
+  const P = m.P;
+  a.fill(0);
+  const anew = new Float64Array(rd);
+  const Pnew = Float64Array.from(m.Pn);
+  const work = new Float64Array(rd * rd);
+  const M = new Float64Array(rd);
+  const residuals = withResiduals ? new Float64Array(y.length) : null;
+  let ssq = 0;
+  let sumlog = 0;
+  let nu = 0;
+  for (let t = 0; t < y.length; t++) {
+    transitionMean(m, a, anew);
+    if (t > 0) transitionCovariance(m, P, Pnew, work);
+    const yt = y[t];
+    if (Number.isNaN(yt)) {
+      a.set(anew);
+      P.set(Pnew);
+      if (residuals) residuals[t] = Number.NaN;
+      continue;
+    }
+    let resid = yt - anew[0];
+    for (let k = 0; k < d; k++) resid -= delta[k] * anew[r + k];
+    for (let i = 0; i < rd; i++) {
+      let v = Pnew[i * rd];
+      for (let k = 0; k < d; k++) v += Pnew[i * rd + r + k] * delta[k];
+      M[i] = v;
+    }
+    let gain = M[0];
+    for (let k = 0; k < d; k++) gain += delta[k] * M[r + k];
+    if (gain < 1e4) {
+      nu++;
+      ssq += (resid * resid) / gain;
+      sumlog += Math.log(gain);
+    }
+    if (residuals) residuals[t] = resid / Math.sqrt(gain);
+    for (let i = 0; i < rd; i++) a[i] = anew[i] + (M[i] * resid) / gain;
+    for (let i = 0; i < rd; i++)
+      for (let j = 0; j < rd; j++) P[i * rd + j] = Pnew[i * rd + j] - (M[i] * M[j]) / gain;
+  }
+  return { ssq, sumlog, nu, residuals };
+}
+
+/**
+ * h-step forecasts from the filtered state: mean Z'a_{n+k} and variance Z'P_{n+k}Z (in units of σ²),
+ * k = 1..h. Does not change the model.
+ */
+export function kalmanForecast(
+  m: ArimaStateModel,
+  h: number,
+): { mean: Float64Array; variance: Float64Array } {
+  const { rd, r, delta } = m;
+  const d = rd - r;
+  let a = Float64Array.from(m.a);
+  let P = Float64Array.from(m.P);
+  let anew = new Float64Array(rd);
+  let Pnew = new Float64Array(rd * rd);
+  const work = new Float64Array(rd * rd);
+  const mean = new Float64Array(h);
+  const variance = new Float64Array(h);
+  const Z = new Float64Array(rd);
+  Z[0] = 1;
+  for (let k = 0; k < d; k++) Z[r + k] = delta[k];
+  for (let step = 0; step < h; step++) {
+    transitionMean(m, a, anew);
+    transitionCovariance(m, P, Pnew, work);
+    [a, anew] = [anew, a];
+    [P, Pnew] = [Pnew, P];
+    let fc = 0;
+    for (let i = 0; i < rd; i++) fc += Z[i] * a[i];
+    let v = 0;
+    for (let i = 0; i < rd; i++) for (let j = 0; j < rd; j++) v += Z[i] * Z[j] * P[i * rd + j];
+    mean[step] = fc;
+    variance[step] = v;
+  }
+  return { mean, variance };
+}
+
+/**
+ * Conditional sum of squares of an ARIMA(p, d, q) on y: y differenced d times, then residuals
+ * e_t = w_t − Σφ_j w_{t−j} − Σθ_j e_{t−j} from t = ncond on (earlier e are 0, MA terms reach back only to
+ * ncond). Returns ssq/nu (nu = finite residuals) and the residuals (0 before ncond).
+ */
+export function conditionalSumOfSquares(
+  y: ArrayLike<number>,
+  d: number,
+  phi: ArrayLike<number>,
+  theta: ArrayLike<number>,
+  ncond: number,
+): { sigma2: number; residuals: Float64Array } {
+  const n = y.length;
+  const w = Float64Array.from(y);
+  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
+  const resid = new Float64Array(n);
+  const p = phi.length;
+  const q = theta.length;
+  let ssq = 0;
+  let nu = 0;
+  for (let t = ncond; t < n; t++) {
+    let v = w[t];
+    for (let j = 0; j < p; j++) v -= phi[j] * w[t - j - 1];
+    const reach = Math.min(t - ncond, q);
+    for (let j = 0; j < reach; j++) v -= theta[j] * resid[t - j - 1];
+    resid[t] = v;
+    if (!Number.isNaN(v)) {
+      nu++;
+      ssq += v * v;
+    }
+  }
+  return { sigma2: ssq / nu, residuals: resid };
+}

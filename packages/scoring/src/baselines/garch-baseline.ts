@@ -1,0 +1,108 @@
+import { DEFAULT_REFIT_EVERY, type RefitOptions, RefitSchedule } from './arima-baseline.ts';
+import {
+  BASELINE_QUANTILE_LEVELS,
+  type BaselinePath,
+  normalQuantiles,
+  placeOnGrid,
+} from './baseline-quantiles.ts';
+import {
+  type FitGarchOptions,
+  fitGarch,
+  type GarchFit,
+  garchVarianceForecast,
+  refilterGarch,
+} from './fit-garch.ts';
+
+/** Fewer one-step returns than this in the window: no GARCH fit, the constant-variance fallback. */
+export const GARCH_MIN_RETURNS = 30;
+
+export interface GarchBaselineOptions extends RefitOptions {
+  /** Innovation law of the fit; default normal. The quantiles are Gaussian either way (see GarchBaseline). */
+  distribution?: FitGarchOptions['distribution'];
+}
+
+/**
+ * The GARCH(1,1) baseline at one origin: a volatility forecast around the random walk. From the origin's
+ * input window (as ArimaBaseline takes it) the one-step returns between consecutive grid steps are taken —
+ * log returns ln(y_t/y_{t−1}) when the window is all > 0, else changes y_t − y_{t−1} — and a zero-mean
+ * GARCH(1,1) is fitted by ML (`fitGarch`; refitted every K origins, re-filtered in between). Target o+k is
+ * k + u steps after y_o, so its horizon return has variance V_k = σ²_{n+1} + … + σ²_{n+k+u}
+ * (`garchVarianceForecast`). The forecast is
+ *   point ŷ_{o+k} = y_o (zero mean return: the random walk's median),
+ *   quantile τ: y_o·exp(z_τ√V_k) in log space, y_o + z_τ√V_k in levels,
+ * Gaussian in the horizon return (exact for one step with normal innovations, the usual approximation
+ * beyond), so the scorer's quantile-implied variance ((q0.75 − q0.25)/(2z_0.75))² is V_k itself and QLIKE
+ * and interval coverage read the GARCH variance directly. With fewer than GARCH_MIN_RETURNS returns, or
+ * when the fit fails, σ² is the window's mean squared return for every step (flagged `fallback`).
+ * Null for fewer than two returns.
+ */
+export class GarchBaseline {
+  readonly levels: readonly number[];
+  private readonly z: Float64Array;
+  private readonly schedule: RefitSchedule<GarchFit | null>;
+  private readonly distribution: FitGarchOptions['distribution'];
+
+  constructor(options: GarchBaselineOptions = {}) {
+    this.levels = options.levels ?? BASELINE_QUANTILE_LEVELS;
+    this.z = normalQuantiles(this.levels);
+    this.schedule = new RefitSchedule(options.refitEvery ?? DEFAULT_REFIT_EVERY);
+    this.distribution = options.distribution ?? 'normal';
+  }
+
+  pathAt(
+    seriesKey: string,
+    origin: number,
+    tail: ArrayLike<number>,
+    back: ArrayLike<number> | null,
+    horizon: number,
+  ): BaselinePath | null {
+    if (tail.length < 2) return null;
+    const { values, u } = placeOnGrid(tail, back);
+    let log = true;
+    for (let i = 0; i < values.length; i++) if (values[i] <= 0) log = false;
+    const returns: number[] = [];
+    for (let i = 1; i < values.length; i++) {
+      if (Number.isNaN(values[i]) || Number.isNaN(values[i - 1])) continue;
+      returns.push(log ? Math.log(values[i] / values[i - 1]) : values[i] - values[i - 1]);
+    }
+    if (returns.length < 2) return null;
+    const y0 = tail[tail.length - 1];
+    const steps = horizon + u;
+    const cached = this.schedule.reuse(seriesKey, origin, log);
+    const refit = cached === null;
+    let fit: GarchFit | null = null;
+    if (cached) fit = cached.fit ? refilterGarch(cached.fit, returns) : null;
+    else {
+      if (returns.length >= GARCH_MIN_RETURNS) {
+        try {
+          fit = fitGarch(returns, { distribution: this.distribution });
+        } catch {
+          fit = null;
+        }
+      }
+      this.schedule.store(seriesKey, origin, log, fit);
+    }
+    let sigma2: Float64Array;
+    if (fit && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0) {
+      sigma2 = garchVarianceForecast(fit, steps);
+    } else {
+      let m2 = 0;
+      for (const r of returns) m2 += r * r;
+      sigma2 = new Float64Array(steps).fill(m2 / returns.length);
+    }
+    const fallback = !(fit && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0);
+    const K = this.levels.length;
+    const point = new Float64Array(horizon).fill(y0);
+    const quantiles = new Float64Array(horizon * K);
+    let V = 0;
+    for (let s = 0; s < u; s++) V += sigma2[s];
+    for (let k = 0; k < horizon; k++) {
+      V += sigma2[u + k];
+      const sd = Math.sqrt(V);
+      for (let j = 0; j < K; j++) {
+        quantiles[k * K + j] = log ? y0 * Math.exp(this.z[j] * sd) : y0 + this.z[j] * sd;
+      }
+    }
+    return { point, levels: this.levels, quantiles, refit, fallback };
+  }
+}
