@@ -14,19 +14,8 @@ export interface CliRun {
 }
 
 /** Runs the asof CLI in-process with the repository root as working directory. */
-export async function asof(...argv: string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    out: (t) => {
-      stdout += t;
-    },
-    err: (t) => {
-      stderr += t;
-    },
-    cwd: REPO,
-  });
-  return { code, stdout, stderr };
+export function asof(...argv: string[]): Promise<CliRun> {
+  return asofIn(REPO, ...argv);
 }
 
 /** Runs the asof CLI in-process with `cwd` as the working directory. */

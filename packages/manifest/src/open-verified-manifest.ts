@@ -10,14 +10,14 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import { isInsideAsofTemp } from '@asof/output';
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
-import { computeDatasetId } from './build-manifest.ts';
 import { sha256Hex } from './canonical-json.ts';
 import {
+  datasetIdProblems,
   ManifestVerifyError,
   parseManifestBytes,
   readManifestBytes,
+  refuseTempManifest,
   type VerifyProblem,
 } from './verify-manifest.ts';
 
@@ -89,26 +89,11 @@ export class VerifiedManifest {
       });
     }
     const real = realpathSync(path);
-    if (isInsideAsofTemp(real)) {
-      throw new InputError(
-        'MANIFEST_IN_TEMP',
-        `${label}: this manifest is inside an unfinished asof output (${dirname(real)}), never a valid input; use the output path the command printed`,
-        { context: { file: path } },
-      );
-    }
+    refuseTempManifest(label, real);
     const bytes = readManifestBytes(real, label);
     const manifest = parseManifestBytes(bytes, label);
     const dir = dirname(real);
-    const problems: VerifyProblem[] = [];
-    const expectedId = computeDatasetId(manifest);
-    if (expectedId !== manifest.dataset_id) {
-      problems.push({
-        path: 'manifest',
-        problem: 'dataset_id',
-        expected: expectedId,
-        actual: manifest.dataset_id,
-      });
-    }
+    const problems: VerifyProblem[] = datasetIdProblems(manifest);
     const held: Held[] = [];
     try {
       for (const out of manifest.outputs) {

@@ -71,6 +71,24 @@ export function parseManifestBytes(bytes: Buffer, label: string): Manifest {
   return parsed.data;
 }
 
+/** A manifest inside an unfinished asof output (a store's tmp-… folder) is never a valid input. */
+export function refuseTempManifest(label: string, realPath: string): void {
+  if (!isInsideAsofTemp(realPath)) return;
+  throw new InputError(
+    'MANIFEST_IN_TEMP',
+    `${label}: this manifest is inside an unfinished asof output (${dirname(realPath)}), never a valid input; use the output path the command printed`,
+    { context: { file: label } },
+  );
+}
+
+/** The dataset_id problem of a manifest whose body does not hash to its id (none when it does). */
+export function datasetIdProblems(manifest: Manifest): VerifyProblem[] {
+  const expected = computeDatasetId(manifest);
+  return expected === manifest.dataset_id
+    ? []
+    : [{ path: 'manifest', problem: 'dataset_id', expected, actual: manifest.dataset_id }];
+}
+
 /** Reads and validates a manifest file. */
 export function readManifest(path: string): Manifest {
   return parseManifestBytes(readManifestBytes(path), path);
@@ -97,25 +115,10 @@ export async function checkManifest(
   path: string,
   options: { unlisted?: boolean } = {},
 ): Promise<{ manifest: Manifest; problems: VerifyProblem[] }> {
-  if (existsSync(path) && isInsideAsofTemp(realpathSync(path))) {
-    throw new InputError(
-      'MANIFEST_IN_TEMP',
-      `${path}: this manifest is inside an unfinished asof output (${dirname(realpathSync(path))}), never a valid input; use the output path the command printed`,
-      { context: { file: path } },
-    );
-  }
+  if (existsSync(path)) refuseTempManifest(path, realpathSync(path));
   const manifest = readManifest(path);
   const root = dirname(realpathSync(path));
-  const problems: VerifyProblem[] = [];
-  const expectedId = computeDatasetId(manifest);
-  if (expectedId !== manifest.dataset_id) {
-    problems.push({
-      path: 'manifest',
-      problem: 'dataset_id',
-      expected: expectedId,
-      actual: manifest.dataset_id,
-    });
-  }
+  const problems: VerifyProblem[] = datasetIdProblems(manifest);
   const listed = new Set<string>();
   for (const out of manifest.outputs) {
     const rel = normalize(out.path);
