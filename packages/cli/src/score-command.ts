@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { InputError } from '@asof/schema';
-import { checkForecastsReadable, scoreSplit, writeResults } from '@asof/scoring';
+import { checkForecastsReadable, coverageSummary, scoreSplit, writeResults } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
@@ -120,6 +120,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         })),
         pooled_verdicts: pooled.map((r) => ({ model: r.model, verdict: r.verdict })),
         baselines_win: results.baselines_win.length,
+        coverage: results.models.map((m) => ({ model: m.model, ...m.coverage })),
       })}\n`,
     );
     nextHint(io, hint);
@@ -141,7 +142,9 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
             ? (verdictOf.get(m.model) ?? 'n/a')
             : 'refused',
       ]),
-    )}\n\n${results.baselines_win.length} headline cell(s) led by a baseline (see the leaderboard)\n` +
+    )}\n\n${coverageSummary(results)
+      .map((l) => `${l}\n`)
+      .join('')}${results.baselines_win.length} headline cell(s) led by a baseline (see the leaderboard)\n` +
       `dataset_id ${results.dataset_id}\nresults    ${paths.results}\nleaderboard ${paths.leaderboard}\n`,
   );
   nextHint(io, hint);

@@ -91,10 +91,19 @@ describe('alignForecasts', () => {
     expect(err.context.row).toBe(index + 1);
   });
 
-  it('rejects missing steps, naming the model, series, origin and step', async () => {
+  it('rejects a half-covered origin (steps missing), naming the model, series, origin and step', async () => {
     const err = await rejection(GOOD.filter((_, i) => i !== 4));
     expect(err.code).toBe('FORECAST_MISSING_STEPS');
-    expect(err.message).toMatch(/model m has no row for A @ 2024-01-04 step 2 \(1 of 6/);
+    expect(err.message).toMatch(
+      /model m forecasts A @ 2024-01-04 but has no row for step 2 \(1 of its 2 steps missing\); forecast the whole path 1…2/,
+    );
+  });
+
+  it('accepts a subset of whole paths, marking the origins covered', async () => {
+    const [m] = await align(GOOD.filter((_, i) => i !== 3 && i !== 4));
+    expect(Array.from(m.covered!)).toEqual([1, 0, 1]);
+    expect(Array.from(m.point)).toEqual([10.5, 10.6, Number.NaN, Number.NaN, 20.5, 20.6]);
+    expect((await align(GOOD))[0].covered).toBeNull();
   });
 
   it('rejects crossing quantiles and non-finite samples', async () => {

@@ -1,6 +1,6 @@
 import { InputError } from '@asof/schema';
-import { type EvaluationPanel, originKeyOf } from './build-evaluation-panel.ts';
-import { instantOf } from './parse-instant.ts';
+import type { EvaluationPanel } from './build-evaluation-panel.ts';
+import { OriginMatcher } from './origin-matcher.ts';
 import { positiveSeries } from './positive-series.ts';
 import { controlCharacterIn, quoteText } from './quote-text.ts';
 import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
@@ -44,6 +44,11 @@ export interface ModelForecasts {
   /** `samples[i·M + m]`, M = sampleCount. */
   sampleCount: number;
   samples: Float64Array | null;
+  /**
+   * 1 for each panel origin the model forecasts (every step 1…H), 0 for one it leaves out; null or absent:
+   * every origin (a full-coverage model). scorePanel scores a partial model on its origins only.
+   */
+  covered?: Uint8Array | null;
 }
 
 const QUANTILE_NAME = /^q(0?\.\d+)$/;
@@ -190,21 +195,6 @@ function checkPrintable(table: ForecastTable, i: number, field: string, text: st
   }
 }
 
-function originTimeOf(table: ForecastTable, i: number, text: string): number {
-  const ms = instantOf(text);
-  if (typeof ms !== 'number') {
-    fail(
-      'FORECAST_BAD_ORIGIN',
-      table,
-      i,
-      'origin',
-      `origin ${quoteText(text)} ${ms.reason}; write the split's origin, e.g. 2024-01-31 or 2024-01-31T00:00:00Z`,
-      text,
-    );
-  }
-  return ms;
-}
-
 interface ModelEntry {
   forecasts: ModelForecasts;
   filled: Uint8Array;
@@ -240,6 +230,7 @@ function newModel(
       quantiles: K ? new Float64Array(size * K) : null,
       sampleCount,
       samples: sampleCount ? new Float64Array(size * sampleCount) : null,
+      covered: null,
     },
     filled: new Uint8Array(size),
   };
@@ -247,11 +238,15 @@ function newModel(
 
 /**
  * Checks a forecasts table against the task set and lays each model's values onto the panel.
+ * An origin is named by its period label (the split's origin_label: 2019-12, 2019Q4, FY2019, 2020-03-04)
+ * or its instant (OriginMatcher). A model may cover any subset of the (series, origin) pairs, with whole
+ * paths: its `covered` marks the origins it forecasts (null when it covers them all).
  * Rejects, naming file, row, field and value: an empty table, model names and series ids with control
- * characters, unknown series, origins that are not calendar-valid zoned instants or dates or that the split
- * does not have for that series, steps outside 1…H, non-finite values (point, quantile or sample), values ≤ 0
- * for a series that is positive throughout (positiveSeries: they have no log return), duplicate (model,
- * series, origin, step) rows, crossing quantiles; then any (series, origin, step) a model left out.
+ * characters, unknown series, origins that are neither a label nor a calendar-valid zoned instant or date of
+ * that series in the split (naming the nearest valid origins), steps outside 1…H, non-finite values (point,
+ * quantile or sample), values ≤ 0 for a series that is positive throughout (positiveSeries: they have no
+ * log return), duplicate (model, series, origin, step) rows, crossing quantiles; then any origin a model
+ * forecasts only some steps of.
  * Each distinct model, series and origin text is checked once (text columns are dictionary-coded).
  */
 export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): ModelForecasts[] {
@@ -274,9 +269,9 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
   const size = panel.actual.length;
   const entries: (ModelEntry | undefined)[] = new Array(model.dictionary.length);
   const order: ModelEntry[] = [];
-  // Per distinct text: the panel series (-1: not looked up yet) and the origin instant (NaN: not parsed yet).
+  // Per distinct text: the panel series (-1: not looked up yet); origin texts are resolved per series.
   const seriesOf = new Int32Array(series.dictionary.length).fill(-1);
-  const originMs = new Float64Array(origin.dictionary.length).fill(Number.NaN);
+  const matcher = new OriginMatcher(panel);
   let lastSeries = -1;
   let lastOriginCode = -1;
   let lastOrigin = -1;
@@ -312,21 +307,12 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     let o: number;
     if (s === lastSeries && oc === lastOriginCode) o = lastOrigin;
     else {
-      let ms = originMs[oc];
-      if (Number.isNaN(ms)) {
-        ms = originTimeOf(table, i, originText);
-        originMs[oc] = ms;
-      }
-      const found = panel.originKey.get(originKeyOf(s, ms));
-      if (found === undefined) {
-        fail(
-          'FORECAST_UNKNOWN_ORIGIN',
-          table,
-          i,
-          'origin',
-          `origin ${quoteText(originText)} is not an origin of ${seriesId} in the split; use the split's origins`,
-          originText,
-        );
+      const found = matcher.find(s, oc, originText);
+      if (typeof found !== 'number') {
+        const row = rowOf(table, i);
+        throw new InputError(found.code, `${table.source} row ${row}: ${found.detail}`, {
+          context: { file: table.source, row, field: 'origin', value: originText, nearest: found.nearest },
+        });
       }
       o = found;
       lastSeries = s;
@@ -365,7 +351,8 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     if (K) layQuantiles(table, i, quantiles, positive[s] === 1, seriesId, f.quantiles!, idx * K);
     if (M) laySamples(table, i, samples, positive[s] === 1, seriesId, f.samples!, idx * M);
   }
-  for (const { forecasts, filled } of order) checkComplete(panel, table.source, forecasts.model, filled);
+  for (const { forecasts, filled } of order)
+    forecasts.covered = wholePathsCovered(panel, matcher, table.source, forecasts.model, filled);
   return order.map((e) => e.forecasts);
 }
 
@@ -419,20 +406,49 @@ function laySamples(
   }
 }
 
-/** Every model must forecast every step of every origin: models are compared on the same points. */
-function checkComplete(panel: EvaluationPanel, source: string, model: string, filled: Uint8Array): void {
-  const i = filled.indexOf(0);
-  if (i === -1) return;
-  let missing = 0;
-  for (let k = i; k < filled.length; k++) missing += 1 - filled[k];
-  let o = 0;
-  while (panel.targetOffset[o + 1] <= i) o++;
-  const step = i - panel.targetOffset[o] + 1;
-  const series = panel.seriesIds[panel.originSeries[o]];
-  throw new InputError(
-    'FORECAST_MISSING_STEPS',
-    `${source}: model ${model} has no row for ${series} @ ${panel.originIso[o]} step ${step} ` +
-      `(${missing} of ${filled.length} (series, origin, step) points missing); every model must forecast steps 1…H of every origin`,
-    { context: { file: source, model, series_id: series, origin: panel.originIso[o], step, missing } },
-  );
+/**
+ * The origins a model forecasts, each with its whole path 1…H (null: every origin). An origin with some
+ * steps but not all (a half-covered origin) is refused, naming it: a path without its last steps has no
+ * horizon-end return, and the baselines are compared on the same paths.
+ */
+function wholePathsCovered(
+  panel: EvaluationPanel,
+  matcher: OriginMatcher,
+  source: string,
+  model: string,
+  filled: Uint8Array,
+): Uint8Array | null {
+  const n = panel.horizon.length;
+  const covered = new Uint8Array(n);
+  let all = true;
+  for (let o = 0; o < n; o++) {
+    const start = panel.targetOffset[o];
+    const h = panel.horizon[o];
+    let count = 0;
+    for (let k = 0; k < h; k++) count += filled[start + k];
+    if (count === h) covered[o] = 1;
+    else if (count === 0) all = false;
+    else {
+      let step = 1;
+      while (filled[start + step - 1]) step++;
+      const series = panel.seriesIds[panel.originSeries[o]];
+      const at = matcher.describe(o);
+      throw new InputError(
+        'FORECAST_MISSING_STEPS',
+        `${source}: model ${model} forecasts ${series} @ ${at} but has no row for step ${step} ` +
+          `(${h - count} of its ${h} steps missing); forecast the whole path 1…${h} of each origin you cover, or none of it`,
+        {
+          context: {
+            file: source,
+            model,
+            series_id: series,
+            origin: panel.originIso[o],
+            step,
+            missing: h - count,
+          },
+        },
+      );
+    }
+  }
+  return all ? null : covered;
 }

@@ -15,6 +15,8 @@ export interface EvaluationPanel {
   originSeries: Int32Array;
   originIso: string[];
   originTime: Float64Array;
+  /** Each origin's period label (OriginRow origin_label); absent, or undefined entries, when the split has none. */
+  originLabel?: (string | undefined)[];
   /** origin_index on the series' step grid, NaN when the split did not give it. */
   originIndex: Float64Array;
   horizon: Int32Array;
@@ -83,6 +85,8 @@ export function buildEvaluationPanel(
   const historyFirst = new Float64Array(n).fill(Number.NaN);
   const historyLength = new Float64Array(n).fill(Number.NaN);
   const originIso: string[] = new Array(n);
+  const originLabel: (string | undefined)[] = new Array(n);
+  let labelled = false;
   const originKey = new Map<string, number>();
   const seriesOriginStart = new Int32Array(seriesIds.length + 1);
   for (let o = 0; o < n; o++) {
@@ -100,6 +104,8 @@ export function buildEvaluationPanel(
     originSeries[o] = s;
     originTime[o] = time;
     originIso[o] = row.origin;
+    originLabel[o] = row.origin_label;
+    if (row.origin_label !== undefined) labelled = true;
     horizon[o] = row.horizon;
     if (row.origin_index !== undefined) originIndex[o] = row.origin_index;
     lastValue[o] = row.last_value;
@@ -122,6 +128,7 @@ export function buildEvaluationPanel(
     originSeries,
     originIso,
     originTime,
+    ...(labelled ? { originLabel } : {}),
     originIndex,
     horizon,
     lastValue,
@@ -150,6 +157,7 @@ export interface OriginColumns {
   seriesIds: string[];
   originSeries: Int32Array;
   originIso: string[];
+  originLabel?: (string | undefined)[];
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail?: (Float64Array | null)[];
@@ -213,6 +221,7 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     originSeries: c.originSeries,
     originIso: c.originIso,
     originTime,
+    ...(c.originLabel ? { originLabel: c.originLabel } : {}),
     originIndex: c.originIndex ?? new Float64Array(n).fill(Number.NaN),
     horizon: c.horizon,
     lastValue: c.lastValue,

@@ -142,8 +142,9 @@ export {
   type SplitLoader,
   type TableFiles,
 } from './read-split-tables.ts';
-export { renderLeaderboard } from './render-leaderboard.ts';
+export { coverageSummary, renderLeaderboard } from './render-leaderboard.ts';
 export {
+  Coverage,
   MetricValue,
   RankBlock,
   resultsJsonSchema,
@@ -152,6 +153,7 @@ export {
   VerdictRow,
 } from './results-schema.ts';
 export {
+  COMPARISON_RULES,
   checkOverlap,
   type OverlapCheck,
   resolveScoringConfig,

@@ -28,3 +28,12 @@ export function positiveSeries(panel: EvaluationPanel): Uint8Array {
   cache.set(panel, out);
   return out;
 }
+
+/**
+ * Gives a panel cut from `full` (same series, a subset of its origins: selectPanelOrigins) the series'
+ * classification on the full panel, so a partial model and the baselines are scored in the same Tycheon
+ * space (log return or scaled change) as every other model on those series.
+ */
+export function inheritPositiveSeries(sub: EvaluationPanel, full: EvaluationPanel): void {
+  cache.set(sub, positiveSeries(full));
+}

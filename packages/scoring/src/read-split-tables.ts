@@ -184,7 +184,7 @@ export async function readTasksTable(
 
 /**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start), `inputs` (series_id, origin, timestamp, value, step_index: the
+ * horizon, origin_index, lookback_start, and origin_label when the split carries it), `inputs` (series_id, origin, timestamp, value, step_index: the
  * as-of history at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become
  * history_tail, with history_tail_back = origin_index − step_index, so the baselines count the grid from
  * the origin's own step even when it is not public yet),
@@ -200,7 +200,16 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     manifest,
     dir,
     'origins',
-    ['series_id', 'origin', 'horizon_steps', 'horizon', 'origin_index', 'last_value', 'lookback_start'],
+    [
+      'series_id',
+      'origin',
+      'origin_label',
+      'horizon_steps',
+      'horizon',
+      'origin_index',
+      'last_value',
+      'lookback_start',
+    ],
     true,
   ))!;
   const compact = outputsOf(manifest, 'input_rows').length > 0;
@@ -381,6 +390,9 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       );
     }
     const row: OriginRow = { series_id, origin, horizon, last_value: last, history_tail: tail };
+    // origin_label (splits since periodLabel): what a forecast may give instead of the instant.
+    const label = nullableText(o.origin_label[i]);
+    if (label !== null) row.origin_label = label;
     if (tailBack) row.history_tail_back = tailBack;
     if (Number.isFinite(wholeFirst[i]) && wholeLength[i] >= (tail?.length ?? 1)) {
       row.history_first = wholeFirst[i];

@@ -1,5 +1,5 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
-import type { RankBlock, ScoringResults } from './results-schema.ts';
+import type { Coverage, MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
 function fmt(x: number | null | undefined, digits = 4): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
@@ -34,6 +34,130 @@ function rankTable(block: RankBlock, baselines: Set<string>): string {
   );
 }
 
+/** A share of the task set as a percentage with enough digits to tell a few series from none. */
+function percent(share: number): string {
+  if (share === 1) return '100%';
+  const p = share * 100;
+  return `${p >= 1 ? p.toFixed(1) : p.toPrecision(2)}%`;
+}
+
+function coverageText(c: Coverage): string {
+  return `${c.series} series, ${c.origins} origins, ${c.points} points (${percent(c.share)} of the task set)`;
+}
+
+/** The rank blocks a model is ranked in ('overall', 'scope: Macro', …). */
+function rankedIn(results: ScoringResults, model: string): string[] {
+  const out: string[] = [];
+  const has = (b: RankBlock) => b.models.some((m) => m.model === model);
+  if (has(results.ranks.overall)) out.push('overall');
+  for (const [field, blocks] of [
+    ['scope', results.ranks.by_scope],
+    ['category', results.ranks.by_category],
+    ['frequency', results.ranks.by_frequency],
+  ] as const) {
+    for (const [k, b] of Object.entries(blocks)) if (has(b)) out.push(`${field}: ${k}`);
+  }
+  return out;
+}
+
+/** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS (as baselines_win counts them). */
+function isHeadline(v: MetricValue): boolean {
+  return (
+    v.family === 'finverse' ||
+    ['tycheon.mae', 'tycheon.rmse', 'tycheon.mase', 'tycheon.crps', 'tycheon.crps*'].includes(v.metric)
+  );
+}
+
+/**
+ * One line per partial model for a terminal: its coverage, its position among the baselines on its own
+ * points and its verdict on its own origins (the CLI prints these under the overall table).
+ */
+export function coverageSummary(results: ScoringResults): string[] {
+  const partial = results.same_points;
+  if (partial.length === 0) return [];
+  const lines = partial.map((p) => {
+    const c = results.models.find((m) => m.model === p.model)!.coverage;
+    const pos = p.ranks.models.find((m) => m.model === p.model)?.position;
+    const verdict =
+      results.verdicts.status === 'ok'
+        ? (results.verdicts.rows.find((r) => r.model === p.model && r.unit === '*')?.verdict ?? 'n/a')
+        : 'refused';
+    return (
+      `${p.model}: partial, ${coverageText(c)}; with the baselines on its points: ` +
+      `${pos === undefined ? 'no FinVerse cell' : `position ${pos} of ${p.ranks.models.length}`}; ` +
+      `vs random walk on its origins: ${verdict}`
+    );
+  });
+  return [
+    ...lines,
+    'rank blocks compare only models covering every point of their units; partial models are compared with the baselines on their own points (leaderboard: "Partial models")',
+  ];
+}
+
+function coverageSection(results: ScoringResults, baselines: Set<string>): string {
+  const t = results.comparison.task_set;
+  const rows = results.models.map((m) => {
+    const blocks = rankedIn(results, m.model);
+    const all =
+      1 +
+      Object.keys(results.ranks.by_scope).length +
+      Object.keys(results.ranks.by_category).length +
+      Object.keys(results.ranks.by_frequency).length;
+    return [
+      baselines.has(m.model) ? `${md(m.model)} (baseline)` : md(m.model),
+      String(m.coverage.series),
+      String(m.coverage.origins),
+      String(m.coverage.points),
+      percent(m.coverage.share),
+      blocks.length === all
+        ? 'all blocks'
+        : blocks.length
+          ? blocks.map(md).join(', ')
+          : 'none: with the baselines on its own points (below)',
+    ];
+  });
+  return [
+    '## Coverage and comparison sets\n',
+    `Task set: ${t.series} series, ${t.origins} origins, ${t.points} points.\n`,
+    table(['model', 'series', 'origins', 'points', 'share', 'ranked in'], rows),
+    '',
+    `- Points: ${md(results.comparison.points)}.`,
+    `- Ranks: ${md(results.comparison.ranks)}.`,
+    `- Verdicts: ${md(results.comparison.verdicts)}.\n`,
+  ].join('\n');
+}
+
+/** Each partial model and the baselines on exactly its points: ranks and headline values. */
+function partialSection(results: ScoringResults, baselines: Set<string>): string {
+  const out: string[] = ['## Partial models, with the baselines on the same points\n'];
+  const names = results.models.filter((m) => m.baseline).map((m) => m.model);
+  for (const p of results.same_points) {
+    const c = results.models.find((m) => m.model === p.model)!.coverage;
+    out.push(`### ${md(p.model)}\n`);
+    out.push(`${coverageText(c)}; every value below is on these points only.\n`);
+    if (p.ranks.models.length) out.push(`${rankTable(p.ranks, baselines)}\n`);
+    const own = results.values.filter((v) => v.model === p.model && isHeadline(v));
+    const key = (v: MetricValue) => `${v.unit}\u0000${v.metric}`;
+    const base = new Map<string, Map<string, MetricValue>>();
+    for (const v of p.values) {
+      if (!base.has(key(v))) base.set(key(v), new Map());
+      base.get(key(v))!.set(v.model, v);
+    }
+    out.push(
+      `${table(
+        ['unit', 'metric', md(p.model), ...names.map(md)],
+        own.map((v) => [
+          md(v.unit),
+          md(v.metric),
+          fmt(v.value),
+          ...names.map((b) => fmt(base.get(key(v))?.get(b)?.value)),
+        ]),
+      )}\n`,
+    );
+  }
+  return out.join('\n');
+}
+
 function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   const rows = Object.entries(blocks).map(([group, b]) => [
     md(group),
@@ -62,6 +186,7 @@ export function renderLeaderboard(results: ScoringResults): string {
     `${results.origins.series} series, ${results.origins.origins} origins, ${results.origins.points} evaluation points; ` +
       `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${md(results.origins.overlap_reason)}).\n`,
   );
+  out.push(coverageSection(results, baselines));
   out.push(
     '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
   );
@@ -83,7 +208,7 @@ export function renderLeaderboard(results: ScoringResults): string {
           'verdict',
         ],
         pooled.map((r) => [
-          md(r.model),
+          r.partial ? `${md(r.model)} (its origins)` : md(r.model),
           String(r.n),
           fmt(r.squared_error?.p_model_better),
           fmt(r.crps?.p_model_better),
@@ -99,6 +224,7 @@ export function renderLeaderboard(results: ScoringResults): string {
         `${results.config.alpha}; * marks quantile-grid CRPS, compared only with the random walk on the same grid.\n`,
     );
   }
+  if (results.same_points.length) out.push(partialSection(results, baselines));
   out.push('## Breakdowns\n');
   out.push(`${breakdown('scope', results.ranks.by_scope)}\n`);
   out.push(`${breakdown('category', results.ranks.by_category)}\n`);
@@ -114,12 +240,27 @@ export function renderLeaderboard(results: ScoringResults): string {
       '- Verdicts were refused (overlapping origins), so no model is credited with beating the random walk.',
     );
   const wins = results.baselines_win;
-  out.push(`- A baseline leads ${wins.length} headline (unit, metric) cell(s)${wins.length ? ':' : '.'}`);
-  for (const w of wins) {
+  const among = results.same_points.length ? ' among the models covering each unit fully' : '';
+  out.push(
+    `- A baseline leads ${wins.length} headline (unit, metric) cell(s)${among}${wins.length ? ':' : '.'}`,
+  );
+  const list = (rows: ScoringResults['baselines_win']) => {
+    for (const w of rows) {
+      out.push(
+        `  - ${md(w.unit)} — ${md(w.metric)}: ${w.leaders.map(md).join(', ')} ${fmt(w.value)}` +
+          (w.best_submitted
+            ? ` (best submitted: ${md(w.best_submitted)} ${fmt(w.best_submitted_value)})`
+            : ''),
+      );
+    }
+  };
+  list(wins);
+  for (const p of results.same_points) {
+    const n = p.baselines_win.length;
     out.push(
-      `  - ${md(w.unit)} — ${md(w.metric)}: ${w.leaders.map(md).join(', ')} ${fmt(w.value)}` +
-        (w.best_submitted ? ` (best submitted: ${md(w.best_submitted)} ${fmt(w.best_submitted_value)})` : ''),
+      `- On ${md(p.model)}'s own points a baseline leads ${n} headline (unit, metric) cell(s)${n ? ':' : '.'}`,
     );
+    list(p.baselines_win);
   }
   return `${out.join('\n')}\n`;
 }

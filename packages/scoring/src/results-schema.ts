@@ -53,6 +53,10 @@ export const VerdictRow = z
     crps_approximate: z.boolean().describe('quantile-grid CRPS (flagged *); never mixed with exact values'),
     verdict: z.enum(['beats', 'indistinguishable', 'worse']).nullable(),
     note: z.string().optional(),
+    partial: z
+      .literal(true)
+      .optional()
+      .describe("a partial model's test: its covered origins vs the random walk on the same origins"),
   })
   .strict();
 export type VerdictRow = z.infer<typeof VerdictRow>;
@@ -67,6 +71,12 @@ export const MetricValue = z
     direction: z.enum(['higher', 'lower', 'nominal']),
     value: Num.describe('mean over the series of the unit (unit-level metrics: the unit value)'),
     series: z.number().int().describe('series contributing a finite value'),
+    partial: z
+      .literal(true)
+      .optional()
+      .describe(
+        'the model covers only part of this unit: the value is on its own points, compared with the baselines on the same points (same_points) and never ranked against values on other points',
+      ),
   })
   .strict();
 export type MetricValue = z.infer<typeof MetricValue>;
@@ -91,6 +101,29 @@ export const RankBlock = z
   .strict();
 export type RankBlock = z.infer<typeof RankBlock>;
 
+export const Coverage = z
+  .object({
+    series: z.number().int().describe('scored series with at least one covered origin'),
+    origins: z.number().int().describe('(series, origin) paths forecast, each with every step 1…H'),
+    points: z.number().int().describe('(series, origin, step) points forecast'),
+    share: z.number().describe('points / the task set points (comparison.task_set)'),
+    units: z.number().int().describe('units with a covered origin'),
+    full_units: z.number().int().describe('units whose every origin of every scored series is covered'),
+  })
+  .strict();
+export type Coverage = z.infer<typeof Coverage>;
+
+const BaselineWin = z
+  .object({
+    unit: z.string(),
+    metric: z.string(),
+    leaders: z.array(z.string()).describe('baselines ranked first (ties included)'),
+    value: z.number(),
+    best_submitted: z.string().nullable(),
+    best_submitted_value: Num,
+  })
+  .strict();
+
 export const ScoringResults = z
   .object({
     results_version: z.literal(1),
@@ -110,6 +143,7 @@ export const ScoringResults = z
           model: z.string(),
           baseline: z.boolean(),
           crps_kind: z.enum(['point', 'samples', 'quantiles']),
+          coverage: Coverage,
         })
         .strict(),
     ),
@@ -123,6 +157,19 @@ export const ScoringResults = z
         overlap_reason: z.string(),
       })
       .strict(),
+    comparison: z
+      .object({
+        task_set: z
+          .object({ series: z.number().int(), origins: z.number().int(), points: z.number().int() })
+          .strict()
+          .describe('the scored series (those with tasks) and all their origins and points'),
+        points: z.string().describe('which points each model is scored on'),
+        ranks: z.string().describe('which models each rank block compares, on which cells'),
+        verdicts: z.string().describe('which origins each DM verdict pools'),
+        baselines_win: z.string().describe('which models baselines_win compares'),
+      })
+      .strict()
+      .describe('the comparison sets, stated'),
     values: z.array(MetricValue),
     verdicts: z
       .object({
@@ -139,18 +186,21 @@ export const ScoringResults = z
         by_frequency: z.record(z.string(), RankBlock),
       })
       .strict(),
-    baselines_win: z.array(
-      z
-        .object({
-          unit: z.string(),
-          metric: z.string(),
-          leaders: z.array(z.string()).describe('baselines ranked first (ties included)'),
-          value: z.number(),
-          best_submitted: z.string().nullable(),
-          best_submitted_value: Num,
-        })
-        .strict(),
-    ),
+    same_points: z
+      .array(
+        z
+          .object({
+            model: z.string().describe('a partial model (its own values are in values)'),
+            values: z.array(MetricValue).describe("the baselines' values on the model's points"),
+            ranks: RankBlock.describe("the model and the baselines ranked on the model's points"),
+            baselines_win: z
+              .array(BaselineWin)
+              .describe("headline cells a baseline leads on the model's points"),
+          })
+          .strict(),
+      )
+      .describe('each partial model against the baselines on exactly its points'),
+    baselines_win: z.array(BaselineWin),
     warnings: z.array(
       z.object({ code: z.string(), message: z.string(), count: z.number().int().optional() }).strict(),
     ),

@@ -39,9 +39,15 @@ describe('JSON schemas', () => {
       { origin: '2020-04-31' },
       { origin: '2020-02-30T00:00:00Z' },
       { origin: '2024-01-02T00:00:00' },
+      { origin: '2019-13' },
+      { origin: '2019Q5' },
+      { origin: 'FY19' },
     ]) {
       expect(ForecastFileRow.safeParse({ ...row, ...bad }).success, JSON.stringify(bad)).toBe(false);
     }
+    // Period labels as the split's origin_label writes them.
+    for (const origin of ['2019-12', '2019Q4', 'FY2019', '2019', '2020-03-04'])
+      expect(ForecastFileRow.safeParse({ ...row, origin }).success, origin).toBe(true);
   });
 
   it('resultsJsonSchema is a JSON Schema of the results document', () => {
@@ -57,6 +63,8 @@ describe('JSON schemas', () => {
         'verdicts',
         'ranks',
         'baselines_win',
+        'comparison',
+        'same_points',
       ]),
     );
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);

@@ -37,6 +37,7 @@ import { verdictVsRandomWalk } from './metrics/verdict-vs-random-walk.ts';
 import { positiveSeries } from './positive-series.ts';
 import type { MetricValue, RankBlock, ScoringConfig, ScoringResults, VerdictRow } from './results-schema.ts';
 import { BASELINE_MODELS, type BaselineModel, RANDOM_WALK, type TaskRow } from './score-types.ts';
+import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.ts';
 import { stepsBetween } from './steps-between.ts';
 import {
   crpsKindOf,
@@ -103,7 +104,7 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
 
 /**
  * Submitted models named like a baseline (a file written by `asof baselines`) must equal the scorer's own
- * baseline on every point of every scored (tasked) series (relative 1e-9): they are then dropped (the scorer's copy is scored once) and
+ * baseline on every point they give of every scored (tasked) series (relative 1e-9): they are then dropped (the scorer's copy is scored once) and
  * counted in a warning; any difference refuses the file, naming the first differing point.
  */
 function checkSubmittedBaselines(
@@ -126,6 +127,7 @@ function checkSubmittedBaselines(
     for (let o = 0; o < panel.horizon.length; o++) {
       // Series without tasks are not scored, and their frequency (the season length) is unknown here.
       if (seriesFrequency[panel.originSeries[o]] === undefined) continue;
+      if (m.covered && !m.covered[o]) continue;
       for (let k = 0; k < panel.horizon[o]; k++) {
         const i = panel.targetOffset[o] + k;
         const a = m.point[i];
@@ -140,7 +142,9 @@ function checkSubmittedBaselines(
       }
     }
     checked++;
-    if (!mine) kept.push(m);
+    // Not among the scorer's baselines (config.baselines leaves it out): scored as submitted, on every
+    // origin (it equals the scorer's own where it was given), like the other baselines.
+    if (!mine) kept.push(m.covered ? ref : m);
   }
   if (checked) {
     warnings.push({
@@ -169,7 +173,9 @@ interface Acc {
 /**
  * Scores every model (the submitted ones plus the baselines) on a panel: FinVerse metrics where the
  * tasks assign them, FinTSB and Tycheon metrics, Diebold–Mariano verdicts against the random walk, and
- * FinVerse §4.2 rank aggregation with scope/category/frequency breakdowns.
+ * FinVerse §4.2 rank aggregation with scope/category/frequency breakdowns. A partial model (`covered`) is
+ * scored on its own origins with the baselines on the same points (same_points), and ranked only in the
+ * blocks whose every point it covers (COMPARISON_RULES, docs/decisions/0014).
  */
 export function scorePanel(input: ScorePanelInput): ScoringResults {
   const { panel, tasks } = input;
@@ -252,6 +258,520 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     names.add(m.model);
   }
 
+  const scored = models.filter((m) => !m.covered);
+  const partial = models.filter((m) => m.covered);
+
+  let undefinedSteps = 0;
+  for (let s = 0; s < nSeries; s++) {
+    if (seriesUnit[s] === undefined) continue;
+    for (const t of tasksBySeries[s]) {
+      if (t.metric === 'MASE_ori' || !POINTWISE_METRICS.has(t.metric)) continue;
+      if (t.p_steps === null || t.h_steps === null) undefinedSteps++;
+    }
+  }
+  if (undefinedSteps) {
+    warnings.push({
+      code: 'TASK_STEPS_UNDEFINED',
+      message: 'task rows whose p or h is not defined at the series frequency (null steps) were skipped',
+      count: undefinedSteps,
+    });
+  }
+  let scaledChange = 0;
+  const positive = positiveSeries(panel);
+  for (let s = 0; s < nSeries; s++) if (seriesUnit[s] !== undefined && !positive[s]) scaledChange++;
+  if (scaledChange) {
+    warnings.push({
+      code: 'TYCHEON_SCALED_CHANGE',
+      message:
+        'series with a value ≤ 0 have no log return: their Tycheon metrics use the scaled change (y − y_o)/|y_o|',
+      count: scaledChange,
+    });
+  }
+
+  // The baselines and the full-coverage models, on the whole task set.
+  const overlap = checkOverlap(panel, seriesFrequency, config.origins_policy);
+  const scope: ScoringScope = {
+    panel,
+    seriesUnit,
+    tasksBySeries,
+    unitInfo,
+    spacingOf,
+    config,
+    overlap,
+    step,
+  };
+  const main = scoreModels(scope, scored);
+  step('Diebold–Mariano verdicts done');
+
+  // Each partial model on its own origins, with the baselines restricted to the same points.
+  const taskSet = coverageOf(panel, seriesUnit, unitInfo, null);
+  const coverage = new Map<string, Coverage>();
+  const values = [...main.values];
+  const verdictRows = [...main.verdicts.rows];
+  const samePoints: ScoringResults['same_points'] = [];
+  const baselines = models.filter((m) => m.baseline);
+  const baselineNames = new Set(baselines.map((m) => m.model));
+  for (const m of partial) {
+    const cov = coverageOf(panel, seriesUnit, unitInfo, m.covered!);
+    coverage.set(m.model, cov);
+    const selection = selectPanelOrigins(panel, m.covered!);
+    const sub = scoreModels(
+      {
+        ...scope,
+        ...coveredScope(selection.panel, seriesUnit, unitInfo),
+        verdictsFor: new Set([m.model]),
+        step: () => {},
+      },
+      [...baselines, m].map((x) => selectModelOrigins(panel, selection, x)),
+    );
+    for (const v of sub.values) {
+      if (v.model !== m.model) continue;
+      // A unit it covers fully gives the same value as on the whole task set: it is ranked there.
+      values.push(cov.fullUnits.has(v.unit) ? v : { ...v, partial: true });
+    }
+    for (const r of sub.verdicts.rows) verdictRows.push({ ...r, partial: true });
+    samePoints.push({
+      model: m.model,
+      values: sub.values.filter((v) => v.model !== m.model),
+      ranks: rankBlock(sub.values.filter((v) => v.family === 'finverse')),
+      baselines_win: baselinesWin(sub.values, baselineNames),
+    });
+    step(`${m.model}: scored on its ${cov.origins} origin(s), the baselines on the same points`);
+  }
+  values.sort(
+    (x, y) =>
+      cmp(x.unit, y.unit) || cmp(x.family, y.family) || cmp(x.metric, y.metric) || cmp(x.model, y.model),
+  );
+  const verdicts: ScoringResults['verdicts'] = { ...main.verdicts, rows: verdictRows };
+
+  // Rank blocks: a block ranks the models covering every point of its units (COMPARISON_RULES.ranks).
+  const comparable = values.filter((v) => !v.partial);
+  const finverse = comparable.filter((v) => v.family === 'finverse');
+  const rankOf = (keep: (unit: string) => boolean) => {
+    const cells = finverse.filter((v) => keep(v.unit));
+    const units = [...new Set(cells.map((v) => v.unit))];
+    const inBlock = new Map<string, boolean>();
+    const ranked = (model: string) => {
+      let ok = inBlock.get(model);
+      if (ok === undefined) {
+        const full = coverage.get(model)?.fullUnits;
+        ok = full === undefined || units.every((u) => full.has(u));
+        inBlock.set(model, ok);
+      }
+      return ok;
+    };
+    return rankBlock(cells.filter((v) => ranked(v.model)));
+  };
+  const group = (field: 'scope' | 'category' | 'frequency') => {
+    const out: Record<string, RankBlock> = {};
+    const keys = [...new Set([...unitInfo.values()].map((u) => u[field]))].sort();
+    for (const k of keys) out[k] = rankOf((unit) => unitInfo.get(unit)?.[field] === k);
+    return out;
+  };
+  let totalPoints = 0;
+  let maxH = 0;
+  for (let o = 0; o < panel.horizon.length; o++) {
+    totalPoints += panel.horizon[o];
+    maxH = Math.max(maxH, panel.horizon[o]);
+  }
+  return {
+    results_version: 1,
+    dataset_id: input.datasetId ?? null,
+    parent_dataset_id: input.parentDatasetId ?? null,
+    scorer: { name: '@asof/scoring', version: SCORER_VERSION },
+    config,
+    config_sha256: sha256Hex(canonicalJson(config)),
+    forecasts: input.forecasts ?? [],
+    models: models.map((m) => ({
+      model: m.model,
+      baseline: m.baseline,
+      crps_kind: crpsKindOf(m),
+      coverage: coverageJson(coverage.get(m.model) ?? taskSet, taskSet),
+    })),
+    origins: {
+      series: nSeries,
+      origins: panel.horizon.length,
+      points: totalPoints,
+      max_horizon: maxH,
+      overlapping: overlap.overlapping,
+      overlap_reason: overlap.reason,
+    },
+    comparison: {
+      task_set: { series: taskSet.series, origins: taskSet.origins, points: taskSet.points },
+      ...COMPARISON_RULES,
+    },
+    values,
+    verdicts,
+    ranks: {
+      overall: rankOf(() => true),
+      by_scope: group('scope'),
+      by_category: group('category'),
+      by_frequency: group('frequency'),
+    },
+    same_points: samePoints,
+    baselines_win: baselinesWin(comparable, baselineNames),
+    warnings,
+  };
+}
+
+/** How results.json states the comparison sets (also printed by the leaderboard). */
+export const COMPARISON_RULES = {
+  points:
+    'each model is scored on exactly the (series, origin) paths it forecasts (whole paths 1…H); a partial model and the baselines are scored on the same points (same_points)',
+  ranks:
+    'a rank block (overall, each scope, category and frequency) ranks, on all of its (unit, metric) cells, the models that cover every origin of every scored series of its units; a model covering only part of a block is left out of it and ranked against the baselines on its own points (same_points)',
+  verdicts:
+    "Diebold–Mariano per model against the random walk on the origins the model covers (all origins for a full-coverage model; rows marked partial: the model's origins only)",
+  baselines_win:
+    "cells led by a baseline among the models covering the unit fully; same_points lists them on each partial model's points",
+} as const;
+
+interface Coverage {
+  series: number;
+  origins: number;
+  points: number;
+  units: Set<string>;
+  /** Units whose every origin (of every scored series) is covered. */
+  fullUnits: Set<string>;
+}
+
+/** What a model covers of the task set (the scored series' origins); covered null: all of it. */
+function coverageOf(
+  panel: EvaluationPanel,
+  seriesUnit: readonly (string | undefined)[],
+  unitInfo: Map<string, UnitInfo>,
+  covered: Uint8Array | null,
+): Coverage {
+  const out: Coverage = { series: 0, origins: 0, points: 0, units: new Set(), fullUnits: new Set() };
+  const partlyMissed = new Set<string>();
+  for (let s = 0; s < panel.seriesIds.length; s++) {
+    const unit = seriesUnit[s];
+    if (unit === undefined) continue;
+    let n = 0;
+    for (let o = panel.seriesOriginStart[s]; o < panel.seriesOriginStart[s + 1]; o++) {
+      if (covered && !covered[o]) continue;
+      n++;
+      out.points += panel.horizon[o];
+    }
+    if (n > 0) {
+      out.series++;
+      out.origins += n;
+      out.units.add(unit);
+    }
+    if (n < panel.seriesOriginStart[s + 1] - panel.seriesOriginStart[s]) partlyMissed.add(unit);
+  }
+  for (const unit of unitInfo.keys())
+    if (out.units.has(unit) && !partlyMissed.has(unit)) out.fullUnits.add(unit);
+  return out;
+}
+
+function coverageJson(c: Coverage, taskSet: Coverage): ScoringResults['models'][number]['coverage'] {
+  return {
+    series: c.series,
+    origins: c.origins,
+    points: c.points,
+    share: taskSet.points ? c.points / taskSet.points : 0,
+    units: c.units.size,
+    full_units: c.fullUnits.size,
+  };
+}
+
+/**
+ * The scope of a run on a selection of origins: only series with a covered origin are scored, and each
+ * unit's cross-sections hold only those series (the units' spacing stays the full panel's).
+ */
+function coveredScope(
+  sub: EvaluationPanel,
+  seriesUnit: readonly (string | undefined)[],
+  unitInfo: Map<string, UnitInfo>,
+): Pick<ScoringScope, 'panel' | 'seriesUnit' | 'unitInfo'> {
+  const has = (s: number) => sub.seriesOriginStart[s + 1] > sub.seriesOriginStart[s];
+  const subUnit = seriesUnit.map((u, s) => (has(s) ? u : undefined));
+  const subInfo = new Map<string, UnitInfo>();
+  for (const [unit, info] of unitInfo) {
+    const series = info.series.filter(has);
+    if (series.length) subInfo.set(unit, { ...info, series });
+  }
+  return { panel: sub, seriesUnit: subUnit, unitInfo: subInfo };
+}
+
+/** Steps per year by frequency (BD: FinVerse's 260 weekdays). */
+const STEPS_PER_YEAR: Record<string, number> = { BD: 260, D: 365, W: 52, M: 12, Q: 4, A: 1 };
+
+/**
+ * Steps between consecutive origins of a unit: the smallest gap between consecutive origins of its first
+ * series that has two (origin_index when the split gives it, else the calendar), else 1.
+ */
+function unitSpacing(panel: EvaluationPanel, series: readonly number[], frequency: string): number {
+  for (const s of series) {
+    const a = panel.seriesOriginStart[s];
+    const b = panel.seriesOriginStart[s + 1];
+    if (b - a < 2) continue;
+    let best = Number.POSITIVE_INFINITY;
+    for (let o = a + 1; o < b; o++) {
+      const byIndex = panel.originIndex[o] - panel.originIndex[o - 1];
+      const gap = Number.isFinite(byIndex)
+        ? byIndex
+        : stepsBetween(frequency, panel.originTime[o - 1], panel.originTime[o]);
+      if (gap >= 1 && gap < best) best = gap;
+    }
+    if (Number.isFinite(best)) return best;
+  }
+  return 1;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function meanOf(x: Float64Array): number {
+  if (x.length === 0) return Number.NaN;
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i];
+  return s / x.length;
+}
+
+/** Quantile-grid CRPS is a different metric name ('tycheon.crps*') so it never shares a ranking cell with exact CRPS. */
+function crpsName(_m: ModelForecasts, l: TycheonLosses): string {
+  return l.approximate ? 'tycheon.crps*' : 'tycheon.crps';
+}
+
+export interface OverlapCheck {
+  overlapping: boolean;
+  reason: string;
+}
+
+/**
+ * Tycheon's DM needs non-overlapping origins (≥ H steps apart). Policy `all` with H > 1 overlaps by
+ * construction; otherwise (or with no policy) the origins themselves are checked, per series, on the
+ * series' frequency calendar.
+ */
+export function checkOverlap(
+  panel: EvaluationPanel,
+  seriesFrequency: readonly (string | undefined)[],
+  policy: string | null,
+): OverlapCheck {
+  let maxH = 0;
+  for (let o = 0; o < panel.horizon.length; o++) maxH = Math.max(maxH, panel.horizon[o]);
+  if (policy === 'all' && maxH > 1) {
+    return {
+      overlapping: true,
+      reason: `origins policy 'all' with horizons up to ${maxH} steps: consecutive origins share targets`,
+    };
+  }
+  for (let s = 0; s < panel.seriesIds.length; s++) {
+    const freq = seriesFrequency[s] ?? 'D';
+    for (let o = panel.seriesOriginStart[s] + 1; o < panel.seriesOriginStart[s + 1]; o++) {
+      const byIndex = panel.originIndex[o] - panel.originIndex[o - 1];
+      const gap = Number.isFinite(byIndex)
+        ? byIndex
+        : stepsBetween(freq, panel.originTime[o - 1], panel.originTime[o]);
+      if (gap < panel.horizon[o - 1]) {
+        return {
+          overlapping: true,
+          reason: `${panel.seriesIds[s]}: origins ${panel.originIso[o - 1]} and ${panel.originIso[o]} are ${gap} ${freq} step(s) apart, less than the horizon ${panel.horizon[o - 1]}`,
+        };
+      }
+    }
+  }
+  return {
+    overlapping: false,
+    reason:
+      policy === null
+        ? 'no origins policy in the manifest; checked: every origin is ≥ H steps after the previous one'
+        : `origins policy '${policy}'; checked: every origin is ≥ H steps after the previous one`,
+  };
+}
+
+function dmJson(r: DieboldMarianoResult) {
+  const f = (x: number) => (Number.isFinite(x) ? x : null);
+  return {
+    statistic: f(r.statistic),
+    p_model_better: f(r.pModelBetter),
+    p_model_worse: f(r.pModelWorse),
+    mean_differential: f(r.meanDifferential),
+    n: r.n,
+    horizon: r.horizon,
+  };
+}
+
+function dmVerdicts(
+  panel: EvaluationPanel,
+  frame: ReturnType<typeof tycheonFrame>,
+  models: readonly ModelForecasts[],
+  losses: Map<string, TycheonLosses>,
+  unitInfo: Map<string, { series: number[] }>,
+  overlap: OverlapCheck,
+  config: ScoringConfig,
+  verdictsFor?: ReadonlySet<string>,
+): ScoringResults['verdicts'] {
+  if (overlap.overlapping && !config.allow_overlap) {
+    return {
+      status: 'refused',
+      reason:
+        `Diebold–Mariano verdicts refused: ${overlap.reason}. Overlapping forecast errors are autocorrelated and the ` +
+        'pooled test would be over-confident. Split with non-overlapping origins (≥ H steps apart), or pass ' +
+        '--allow-overlap to run DM with H − 1 autocovariances (HLN) at your own risk.',
+      rows: [],
+    };
+  }
+  const rw = losses.get(RANDOM_WALK)!;
+  const groups: [string, Int32Array][] = [];
+  const all: number[] = [];
+  for (const unit of [...unitInfo.keys()].sort()) {
+    const idx: number[] = [];
+    for (const s of unitInfo.get(unit)!.series)
+      for (let i = frame.seriesStart[s]; i < frame.seriesStart[s + 1]; i++) idx.push(i);
+    groups.push([unit, Int32Array.from(idx)]);
+    // A loop, not push(...idx): spreading 100k+ arguments overflows the call stack.
+    for (const i of idx) all.push(i);
+  }
+  groups.push(['*', Int32Array.from(all)]);
+  const rwCrpsByKind = new Map<string, Float64Array>();
+  const rows: VerdictRow[] = [];
+  for (const m of models) {
+    if (m.model === RANDOM_WALK || (verdictsFor && !verdictsFor.has(m.model))) continue;
+    const l = losses.get(m.model)!;
+    const kindKey = `${l.kind}|${m.quantileLevels?.join(',') ?? ''}`;
+    let rwCrps = rwCrpsByKind.get(kindKey);
+    if (!rwCrps) {
+      rwCrps = randomWalkCrps(frame, l.kind, m.quantileLevels);
+      rwCrpsByKind.set(kindKey, rwCrps);
+    }
+    for (const [unit, idx] of groups) {
+      const n = idx.length;
+      let h = 1;
+      if (overlap.overlapping) for (const i of idx) h = Math.max(h, panel.horizon[frame.origins[i]]);
+      const pick = (x: Float64Array) => {
+        const out = new Float64Array(n);
+        for (let k = 0; k < n; k++) out[k] = x[idx[k]];
+        return out;
+      };
+      const row: VerdictRow = {
+        model: m.model,
+        unit,
+        n,
+        squared_error: null,
+        crps: null,
+        crps_kind: l.kind,
+        crps_approximate: l.approximate,
+        verdict: null,
+      };
+      try {
+        const se = dieboldMariano(pick(l.squaredError), pick(rw.squaredError), { horizon: h });
+        const cr = dieboldMariano(pick(l.crps), pick(rwCrps), { horizon: h });
+        row.squared_error = dmJson(se);
+        row.crps = dmJson(cr);
+        row.verdict = verdictVsRandomWalk(se, cr, config.alpha);
+        if (Number.isNaN(se.statistic) || Number.isNaN(cr.statistic))
+          row.note = 'a loss differential has zero variance (identical losses): no test, indistinguishable';
+      } catch (err) {
+        if (!(err instanceof InputError)) throw err;
+        row.note = err.message;
+      }
+      rows.push(row);
+    }
+  }
+  return { status: 'ok', rows };
+}
+
+function rankBlock(values: readonly MetricValue[]): RankBlock {
+  const metrics: Record<string, RankAggregateMetric> = {};
+  const scores: RankAggregateScore[] = [];
+  for (const v of values) {
+    if (v.direction === 'nominal') continue;
+    metrics[v.metric] = { aspect: v.aspect, direction: v.direction };
+    scores.push({ model: v.model, unit: v.unit, metric: v.metric, value: v.value ?? Number.NaN });
+  }
+  const r = rankAggregate(scores, metrics);
+  return {
+    aspects: r.aspects,
+    cells_per_aspect: r.cellsPerAspect,
+    models: r.models.map((m) => ({
+      model: m.model,
+      aspect_k: m.aspectK,
+      aspect_rank: m.aspectRank,
+      overall: m.overall,
+      position: m.position,
+      missing_cells: m.missingCells,
+    })),
+  };
+}
+
+/** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS. */
+function isHeadline(v: MetricValue): boolean {
+  return (
+    v.family === 'finverse' ||
+    ['tycheon.mae', 'tycheon.rmse', 'tycheon.mase', 'tycheon.crps', 'tycheon.crps*'].includes(v.metric)
+  );
+}
+
+/** (unit, metric) cells where a baseline has the best value (ties count): computed, never edited. */
+function baselinesWin(
+  values: readonly MetricValue[],
+  baselines: Set<string>,
+): ScoringResults['baselines_win'] {
+  const cells = new Map<string, MetricValue[]>();
+  for (const v of values) {
+    if (!isHeadline(v) || v.value === null || v.direction === 'nominal') continue;
+    const key = `${v.unit}\u0000${v.metric}`;
+    cells.set(key, [...(cells.get(key) ?? []), v]);
+  }
+  const out: ScoringResults['baselines_win'] = [];
+  for (const vs of cells.values()) {
+    const sign = vs[0].direction === 'higher' ? -1 : 1;
+    const best = Math.min(...vs.map((v) => sign * (v.value as number)));
+    const leaders = vs.filter((v) => sign * (v.value as number) === best).map((v) => v.model);
+    const baseLeaders = leaders.filter((m) => baselines.has(m)).sort();
+    if (baseLeaders.length === 0) continue;
+    const submitted = vs.filter((v) => !baselines.has(v.model));
+    submitted.sort((a, b) => sign * ((a.value as number) - (b.value as number)));
+    out.push({
+      unit: vs[0].unit,
+      metric: vs[0].metric,
+      leaders: baseLeaders,
+      value: vs[0].direction === 'higher' ? -best : best,
+      best_submitted: submitted[0]?.model ?? null,
+      best_submitted_value: submitted[0]?.value ?? null,
+    });
+  }
+  return out.sort((a, b) => cmp(a.unit, b.unit) || cmp(a.metric, b.metric));
+}
+
+/** What one scoring run needs besides its models: the panel, its scored series and units, the settings. */
+interface ScoringScope {
+  panel: EvaluationPanel;
+  /** Unit key of each series scored in this run (undefined: not scored). */
+  seriesUnit: (string | undefined)[];
+  tasksBySeries: TaskRow[][];
+  unitInfo: Map<string, UnitInfo>;
+  /** Steps between origins per unit, measured on the full panel. */
+  spacingOf: (unit: string) => number;
+  config: ScoringConfig;
+  /** Overlap of the split's origins (the full panel's). */
+  overlap: OverlapCheck;
+  /** Models whose verdict rows are wanted (default: every model but the random walk). */
+  verdictsFor?: ReadonlySet<string>;
+  step: (what: string) => void;
+}
+
+interface UnitInfo {
+  scope: string;
+  category: string;
+  frequency: string;
+  series: number[];
+}
+
+/**
+ * Every metric and the DM verdicts of `models` on one panel: the whole task set for the baselines and the
+ * full-coverage models, or a partial model's own origins (selectPanelOrigins) for it and the baselines.
+ */
+function scoreModels(
+  scope: ScoringScope,
+  models: readonly ModelForecasts[],
+): { values: MetricValue[]; verdicts: ScoringResults['verdicts'] } {
+  const { panel, seriesUnit, tasksBySeries, unitInfo, spacingOf, config, overlap, step } = scope;
+  const nSeries = panel.seriesIds.length;
   // Accumulators per (unit, metric) cell, one per model (by index): the hot loops look a cell up once
   // per task, not once per model.
   const modelIndex = new Map(models.map((m, i) => [m.model, i]));
@@ -304,7 +824,6 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
   for (let s = 0; s < nSeries; s++)
     maxOrigins = Math.max(maxOrigins, panel.seriesOriginStart[s + 1] - panel.seriesOriginStart[s]);
   const scratch = new Float64Array(maxOrigins);
-  let undefinedSteps = 0;
   for (let s = 0; s < nSeries; s++) {
     const unit = seriesUnit[s];
     if (unit === undefined) continue;
@@ -319,10 +838,8 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
         for (let mi = 0; mi < models.length; mi++) put(c[mi], maseOriMetric(panel, models[mi], oriFrame));
         continue;
       }
-      if (t.p_steps === null || t.h_steps === null) {
-        undefinedSteps++;
-        continue;
-      }
+      // Null steps (p or h undefined at the frequency) are counted in TASK_STEPS_UNDEFINED.
+      if (t.p_steps === null || t.h_steps === null) continue;
       const fk = `${t.p_steps}|${t.h_steps}`;
       let frame = frames.get(fk);
       if (!frame) {
@@ -398,28 +915,10 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
       }
     }
   }
-  if (undefinedSteps) {
-    warnings.push({
-      code: 'TASK_STEPS_UNDEFINED',
-      message: 'task rows whose p or h is not defined at the series frequency (null steps) were skipped',
-      count: undefinedSteps,
-    });
-  }
 
   step('FinVerse cross-sectional and portfolio done');
   // Tycheon: horizon-end log returns (scaled change for series that reach ≤ 0); FinTSB: simple returns.
   const frame = tycheonFrame(panel);
-  let scaledChange = 0;
-  const positive = positiveSeries(panel);
-  for (let s = 0; s < nSeries; s++) if (seriesUnit[s] !== undefined && !positive[s]) scaledChange++;
-  if (scaledChange) {
-    warnings.push({
-      code: 'TYCHEON_SCALED_CHANGE',
-      message:
-        'series with a value ≤ 0 have no log return: their Tycheon metrics use the scaled change (y − y_o)/|y_o|',
-      count: scaledChange,
-    });
-  }
   const losses = new Map<string, TycheonLosses>();
   for (const m of models) losses.set(m.model, tycheonLosses(panel, m, frame));
   for (let s = 0; s < nSeries; s++) {
@@ -572,8 +1071,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
 
   step('FinTSB signal metrics and backtests done');
   // Diebold–Mariano verdicts vs the random walk.
-  const overlap = checkOverlap(panel, seriesFrequency, config.origins_policy);
-  const verdicts = dmVerdicts(panel, frame, models, losses, unitInfo, overlap, config);
+  const verdicts = dmVerdicts(panel, frame, models, losses, unitInfo, overlap, config, scope.verdictsFor);
 
   const values: MetricValue[] = [...cells.values()]
     .flat()
@@ -593,289 +1091,5 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
         cmp(x.unit, y.unit) || cmp(x.family, y.family) || cmp(x.metric, y.metric) || cmp(x.model, y.model),
     );
 
-  step('Diebold–Mariano verdicts done');
-  const finverse = values.filter((v) => v.family === 'finverse');
-  const rankOf = (keep: (unit: string) => boolean) => rankBlock(finverse.filter((v) => keep(v.unit)));
-  const group = (field: 'scope' | 'category' | 'frequency') => {
-    const out: Record<string, RankBlock> = {};
-    const keys = [...new Set([...unitInfo.values()].map((u) => u[field]))].sort();
-    for (const k of keys) out[k] = rankOf((unit) => unitInfo.get(unit)?.[field] === k);
-    return out;
-  };
-  let totalPoints = 0;
-  let maxH = 0;
-  for (let o = 0; o < panel.horizon.length; o++) {
-    totalPoints += panel.horizon[o];
-    maxH = Math.max(maxH, panel.horizon[o]);
-  }
-  return {
-    results_version: 1,
-    dataset_id: input.datasetId ?? null,
-    parent_dataset_id: input.parentDatasetId ?? null,
-    scorer: { name: '@asof/scoring', version: SCORER_VERSION },
-    config,
-    config_sha256: sha256Hex(canonicalJson(config)),
-    forecasts: input.forecasts ?? [],
-    models: models.map((m) => ({ model: m.model, baseline: m.baseline, crps_kind: crpsKindOf(m) })),
-    origins: {
-      series: nSeries,
-      origins: panel.horizon.length,
-      points: totalPoints,
-      max_horizon: maxH,
-      overlapping: overlap.overlapping,
-      overlap_reason: overlap.reason,
-    },
-    values,
-    verdicts,
-    ranks: {
-      overall: rankOf(() => true),
-      by_scope: group('scope'),
-      by_category: group('category'),
-      by_frequency: group('frequency'),
-    },
-    baselines_win: baselinesWin(values, new Set(models.filter((m) => m.baseline).map((m) => m.model))),
-    warnings,
-  };
-}
-
-/** Steps per year by frequency (BD: FinVerse's 260 weekdays). */
-const STEPS_PER_YEAR: Record<string, number> = { BD: 260, D: 365, W: 52, M: 12, Q: 4, A: 1 };
-
-/**
- * Steps between consecutive origins of a unit: the smallest gap between consecutive origins of its first
- * series that has two (origin_index when the split gives it, else the calendar), else 1.
- */
-function unitSpacing(panel: EvaluationPanel, series: readonly number[], frequency: string): number {
-  for (const s of series) {
-    const a = panel.seriesOriginStart[s];
-    const b = panel.seriesOriginStart[s + 1];
-    if (b - a < 2) continue;
-    let best = Number.POSITIVE_INFINITY;
-    for (let o = a + 1; o < b; o++) {
-      const byIndex = panel.originIndex[o] - panel.originIndex[o - 1];
-      const gap = Number.isFinite(byIndex)
-        ? byIndex
-        : stepsBetween(frequency, panel.originTime[o - 1], panel.originTime[o]);
-      if (gap >= 1 && gap < best) best = gap;
-    }
-    if (Number.isFinite(best)) return best;
-  }
-  return 1;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function meanOf(x: Float64Array): number {
-  if (x.length === 0) return Number.NaN;
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
-  return s / x.length;
-}
-
-/** Quantile-grid CRPS is a different metric name ('tycheon.crps*') so it never shares a ranking cell with exact CRPS. */
-function crpsName(_m: ModelForecasts, l: TycheonLosses): string {
-  return l.approximate ? 'tycheon.crps*' : 'tycheon.crps';
-}
-
-export interface OverlapCheck {
-  overlapping: boolean;
-  reason: string;
-}
-
-/**
- * Tycheon's DM needs non-overlapping origins (≥ H steps apart). Policy `all` with H > 1 overlaps by
- * construction; otherwise (or with no policy) the origins themselves are checked, per series, on the
- * series' frequency calendar.
- */
-export function checkOverlap(
-  panel: EvaluationPanel,
-  seriesFrequency: readonly (string | undefined)[],
-  policy: string | null,
-): OverlapCheck {
-  let maxH = 0;
-  for (let o = 0; o < panel.horizon.length; o++) maxH = Math.max(maxH, panel.horizon[o]);
-  if (policy === 'all' && maxH > 1) {
-    return {
-      overlapping: true,
-      reason: `origins policy 'all' with horizons up to ${maxH} steps: consecutive origins share targets`,
-    };
-  }
-  for (let s = 0; s < panel.seriesIds.length; s++) {
-    const freq = seriesFrequency[s] ?? 'D';
-    for (let o = panel.seriesOriginStart[s] + 1; o < panel.seriesOriginStart[s + 1]; o++) {
-      const byIndex = panel.originIndex[o] - panel.originIndex[o - 1];
-      const gap = Number.isFinite(byIndex)
-        ? byIndex
-        : stepsBetween(freq, panel.originTime[o - 1], panel.originTime[o]);
-      if (gap < panel.horizon[o - 1]) {
-        return {
-          overlapping: true,
-          reason: `${panel.seriesIds[s]}: origins ${panel.originIso[o - 1]} and ${panel.originIso[o]} are ${gap} ${freq} step(s) apart, less than the horizon ${panel.horizon[o - 1]}`,
-        };
-      }
-    }
-  }
-  return {
-    overlapping: false,
-    reason:
-      policy === null
-        ? 'no origins policy in the manifest; checked: every origin is ≥ H steps after the previous one'
-        : `origins policy '${policy}'; checked: every origin is ≥ H steps after the previous one`,
-  };
-}
-
-function dmJson(r: DieboldMarianoResult) {
-  const f = (x: number) => (Number.isFinite(x) ? x : null);
-  return {
-    statistic: f(r.statistic),
-    p_model_better: f(r.pModelBetter),
-    p_model_worse: f(r.pModelWorse),
-    mean_differential: f(r.meanDifferential),
-    n: r.n,
-    horizon: r.horizon,
-  };
-}
-
-function dmVerdicts(
-  panel: EvaluationPanel,
-  frame: ReturnType<typeof tycheonFrame>,
-  models: readonly ModelForecasts[],
-  losses: Map<string, TycheonLosses>,
-  unitInfo: Map<string, { series: number[] }>,
-  overlap: OverlapCheck,
-  config: ScoringConfig,
-): ScoringResults['verdicts'] {
-  if (overlap.overlapping && !config.allow_overlap) {
-    return {
-      status: 'refused',
-      reason:
-        `Diebold–Mariano verdicts refused: ${overlap.reason}. Overlapping forecast errors are autocorrelated and the ` +
-        'pooled test would be over-confident. Split with non-overlapping origins (≥ H steps apart), or pass ' +
-        '--allow-overlap to run DM with H − 1 autocovariances (HLN) at your own risk.',
-      rows: [],
-    };
-  }
-  const rw = losses.get(RANDOM_WALK)!;
-  const groups: [string, Int32Array][] = [];
-  const all: number[] = [];
-  for (const unit of [...unitInfo.keys()].sort()) {
-    const idx: number[] = [];
-    for (const s of unitInfo.get(unit)!.series)
-      for (let i = frame.seriesStart[s]; i < frame.seriesStart[s + 1]; i++) idx.push(i);
-    groups.push([unit, Int32Array.from(idx)]);
-    // A loop, not push(...idx): spreading 100k+ arguments overflows the call stack.
-    for (const i of idx) all.push(i);
-  }
-  groups.push(['*', Int32Array.from(all)]);
-  const rwCrpsByKind = new Map<string, Float64Array>();
-  const rows: VerdictRow[] = [];
-  for (const m of models) {
-    if (m.model === RANDOM_WALK) continue;
-    const l = losses.get(m.model)!;
-    const kindKey = `${l.kind}|${m.quantileLevels?.join(',') ?? ''}`;
-    let rwCrps = rwCrpsByKind.get(kindKey);
-    if (!rwCrps) {
-      rwCrps = randomWalkCrps(frame, l.kind, m.quantileLevels);
-      rwCrpsByKind.set(kindKey, rwCrps);
-    }
-    for (const [unit, idx] of groups) {
-      const n = idx.length;
-      let h = 1;
-      if (overlap.overlapping) for (const i of idx) h = Math.max(h, panel.horizon[frame.origins[i]]);
-      const pick = (x: Float64Array) => {
-        const out = new Float64Array(n);
-        for (let k = 0; k < n; k++) out[k] = x[idx[k]];
-        return out;
-      };
-      const row: VerdictRow = {
-        model: m.model,
-        unit,
-        n,
-        squared_error: null,
-        crps: null,
-        crps_kind: l.kind,
-        crps_approximate: l.approximate,
-        verdict: null,
-      };
-      try {
-        const se = dieboldMariano(pick(l.squaredError), pick(rw.squaredError), { horizon: h });
-        const cr = dieboldMariano(pick(l.crps), pick(rwCrps), { horizon: h });
-        row.squared_error = dmJson(se);
-        row.crps = dmJson(cr);
-        row.verdict = verdictVsRandomWalk(se, cr, config.alpha);
-        if (Number.isNaN(se.statistic) || Number.isNaN(cr.statistic))
-          row.note = 'a loss differential has zero variance (identical losses): no test, indistinguishable';
-      } catch (err) {
-        if (!(err instanceof InputError)) throw err;
-        row.note = err.message;
-      }
-      rows.push(row);
-    }
-  }
-  return { status: 'ok', rows };
-}
-
-function rankBlock(values: readonly MetricValue[]): RankBlock {
-  const metrics: Record<string, RankAggregateMetric> = {};
-  const scores: RankAggregateScore[] = [];
-  for (const v of values) {
-    if (v.direction === 'nominal') continue;
-    metrics[v.metric] = { aspect: v.aspect, direction: v.direction };
-    scores.push({ model: v.model, unit: v.unit, metric: v.metric, value: v.value ?? Number.NaN });
-  }
-  const r = rankAggregate(scores, metrics);
-  return {
-    aspects: r.aspects,
-    cells_per_aspect: r.cellsPerAspect,
-    models: r.models.map((m) => ({
-      model: m.model,
-      aspect_k: m.aspectK,
-      aspect_rank: m.aspectRank,
-      overall: m.overall,
-      position: m.position,
-      missing_cells: m.missingCells,
-    })),
-  };
-}
-
-/** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS. */
-function isHeadline(v: MetricValue): boolean {
-  return (
-    v.family === 'finverse' ||
-    ['tycheon.mae', 'tycheon.rmse', 'tycheon.mase', 'tycheon.crps', 'tycheon.crps*'].includes(v.metric)
-  );
-}
-
-/** (unit, metric) cells where a baseline has the best value (ties count): computed, never edited. */
-function baselinesWin(
-  values: readonly MetricValue[],
-  baselines: Set<string>,
-): ScoringResults['baselines_win'] {
-  const cells = new Map<string, MetricValue[]>();
-  for (const v of values) {
-    if (!isHeadline(v) || v.value === null || v.direction === 'nominal') continue;
-    const key = `${v.unit}\u0000${v.metric}`;
-    cells.set(key, [...(cells.get(key) ?? []), v]);
-  }
-  const out: ScoringResults['baselines_win'] = [];
-  for (const vs of cells.values()) {
-    const sign = vs[0].direction === 'higher' ? -1 : 1;
-    const best = Math.min(...vs.map((v) => sign * (v.value as number)));
-    const leaders = vs.filter((v) => sign * (v.value as number) === best).map((v) => v.model);
-    const baseLeaders = leaders.filter((m) => baselines.has(m)).sort();
-    if (baseLeaders.length === 0) continue;
-    const submitted = vs.filter((v) => !baselines.has(v.model));
-    submitted.sort((a, b) => sign * ((a.value as number) - (b.value as number)));
-    out.push({
-      unit: vs[0].unit,
-      metric: vs[0].metric,
-      leaders: baseLeaders,
-      value: vs[0].direction === 'higher' ? -best : best,
-      best_submitted: submitted[0]?.model ?? null,
-      best_submitted_value: submitted[0]?.value ?? null,
-    });
-  }
-  return out.sort((a, b) => cmp(a.unit, b.unit) || cmp(a.metric, b.metric));
+  return { values, verdicts };
 }

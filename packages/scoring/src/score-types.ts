@@ -23,6 +23,11 @@ export interface OriginRow {
   series_id: string;
   /** ISO instant (or date) of the origin; matched to forecast origins as an instant. */
   origin: string;
+  /**
+   * The origin's period in the series' own terms (`2019-12`, `2019Q4`, `FY2019`, `2020-03-04`; the split's
+   * origin_label). A forecast may name the origin by it instead of the instant. Optional: older splits lack it.
+   */
+  origin_label?: string;
   /** Number of target steps after the origin (H). */
   horizon: number;
   /** y_o: the last input value known at the origin (of an earlier step than the origin's own when released late). */
