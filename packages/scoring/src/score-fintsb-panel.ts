@@ -1,0 +1,125 @@
+import type { ModelForecasts } from './align-forecasts.ts';
+import type { MetricCells, ScoringScope } from './metric-cells.ts';
+import { fintsbSignalMetrics } from './metrics/fintsb-signal-metrics.ts';
+import { mae } from './metrics/mae.ts';
+import { mse } from './metrics/mse.ts';
+import { topkBacktest } from './metrics/topk-backtest.ts';
+import { topkDropBacktest } from './metrics/topk-drop-backtest.ts';
+import type { TycheonFrame, TycheonLosses } from './tycheon-scores.ts';
+
+/** Steps per year by frequency (BD: FinVerse's 260 weekdays). */
+const STEPS_PER_YEAR: Record<string, number> = { BD: 260, D: 365, W: 52, M: 12, Q: 4, A: 1 };
+
+/**
+ * The FinTSB cells of a run, all on horizon-end simple returns (y_{o+H} − y_o)/|y_o| (portfolio returns
+ * average and compound simple returns): MSE and MAE per series; per unit, over the cross-sections at each
+ * origin instant, IC, ICIR, RankIC, RankICIR and the TopK / TopK-Drop backtests.
+ */
+export function scoreFintsbPanel(
+  scope: ScoringScope,
+  models: readonly ModelForecasts[],
+  cells: MetricCells,
+  frame: TycheonFrame,
+  losses: Map<string, TycheonLosses>,
+): void {
+  scoreErrors(scope, models, cells, frame, losses);
+  scoreSignals(scope, models, cells, frame, losses);
+  scope.step('FinTSB signal metrics and backtests done');
+}
+
+function scoreErrors(
+  scope: ScoringScope,
+  models: readonly ModelForecasts[],
+  cells: MetricCells,
+  frame: TycheonFrame,
+  losses: Map<string, TycheonLosses>,
+): void {
+  const { seriesUnit } = scope;
+  for (let s = 0; s < seriesUnit.length; s++) {
+    const unit = seriesUnit[s];
+    if (unit === undefined) continue;
+    const a = frame.seriesStart[s];
+    const b = frame.seriesStart[s + 1];
+    if (a === b) continue;
+    const rc = frame.change.subarray(a, b);
+    for (const m of models) {
+      const fc = losses.get(m.model)!.change.subarray(a, b);
+      cells.add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mse', 'lower', mse(fc, rc));
+      cells.add(m.model, unit, 'fintsb', 'fintsb', 'fintsb.mae', 'lower', mae(fc, rc));
+    }
+  }
+}
+
+/** FinTSB signal metrics and backtests: per unit, cross-sections of horizon-end returns by origin instant. */
+function scoreSignals(
+  scope: ScoringScope,
+  models: readonly ModelForecasts[],
+  cells: MetricCells,
+  frame: TycheonFrame,
+  losses: Map<string, TycheonLosses>,
+): void {
+  const { panel, unitInfo, spacingOf } = scope;
+  for (const [unit, info] of unitInfo) {
+    const slots = new Map<number, number>();
+    const rows: { t: number; j: number; i: number }[] = [];
+    info.series.forEach((s, j) => {
+      for (let i = frame.seriesStart[s]; i < frame.seriesStart[s + 1]; i++) {
+        const t = panel.originTime[frame.origins[i]];
+        if (!slots.has(t)) slots.set(t, slots.size);
+        rows.push({ t: slots.get(t)!, j, i });
+      }
+    });
+    if (slots.size === 0 || info.series.length < 2) continue;
+    const realized = Array.from({ length: slots.size }, () =>
+      new Float64Array(info.series.length).fill(Number.NaN),
+    );
+    for (const { t, j, i } of rows) realized[t][j] = frame.change[i];
+    // TopK / TopK-Drop (FinTSB §5.2, fee 0.1%): hold the top 10% (m ≥ 1), replace at most ⌈m/6⌉ a
+    // rebalance (FinTSB's 5 of 30); one rebalance per origin, annualised by the origin spacing.
+    const k = Math.max(1, Math.ceil(0.1 * info.series.length));
+    const dropN = Math.max(1, Math.ceil(k / 6));
+    const periodsPerYear = (STEPS_PER_YEAR[info.frequency] ?? 1) / spacingOf(unit);
+    const benchmark = realized.map((row) => {
+      let sum = 0;
+      let n = 0;
+      for (const v of row) {
+        if (!Number.isFinite(v)) continue;
+        sum += v;
+        n++;
+      }
+      return n ? sum / n : 0;
+    });
+    for (const m of models) {
+      const l = losses.get(m.model)!;
+      const predicted = Array.from({ length: slots.size }, () =>
+        new Float64Array(info.series.length).fill(Number.NaN),
+      );
+      for (const { t, j, i } of rows) predicted[t][j] = l.change[i];
+      const add = (metric: string, direction: 'lower' | 'higher', value: number) =>
+        cells.add(m.model, unit, 'fintsb', 'fintsb', metric, direction, value);
+      const sm = fintsbSignalMetrics(predicted, realized);
+      add('fintsb.ic', 'higher', sm.ic);
+      add('fintsb.icir', 'higher', sm.icir);
+      add('fintsb.rank_ic', 'higher', sm.rankIc);
+      add('fintsb.rank_icir', 'higher', sm.rankIcir);
+      const topk = topkBacktest(predicted, realized, { k, fee: 0.001, periodsPerYear, benchmark });
+      const drop = topkDropBacktest(predicted, realized, {
+        k,
+        drop: dropN,
+        fee: 0.001,
+        periodsPerYear,
+        benchmark,
+      });
+      for (const [prefix, r] of [
+        ['fintsb.topk', topk],
+        ['fintsb.topk_drop', drop],
+      ] as const) {
+        add(`${prefix}_arr`, 'higher', r.arr);
+        add(`${prefix}_avol`, 'lower', r.avol);
+        add(`${prefix}_mdd`, 'higher', r.mdd);
+        add(`${prefix}_asr`, 'higher', r.asr);
+        add(`${prefix}_ir`, 'higher', r.ir);
+      }
+    }
+  }
+}

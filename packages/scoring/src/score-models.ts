@@ -1,0 +1,32 @@
+import type { ModelForecasts } from './align-forecasts.ts';
+import { dmVerdicts } from './dm-verdicts.ts';
+import { MetricCells, type ScoringScope } from './metric-cells.ts';
+import type { MetricValue, ScoringResults } from './results-schema.ts';
+import { scoreFintsbPanel } from './score-fintsb-panel.ts';
+import { scoreFinversePanel } from './score-finverse-panel.ts';
+import { scoreTycheonPanel } from './score-tycheon-panel.ts';
+import { type TycheonLosses, tycheonFrame, tycheonLosses } from './tycheon-scores.ts';
+
+/**
+ * Every metric and the DM verdicts of `models` on one panel: the whole task set for the baselines and the
+ * full-coverage models, or a partial model's own origins (selectPanelOrigins) for it and the baselines.
+ * Each metric family fills its own cells (score-finverse-panel, score-tycheon-panel, score-fintsb-panel);
+ * the verdicts compare each model's Tycheon losses with the random walk's (dm-verdicts).
+ */
+export function scoreModels(
+  scope: ScoringScope,
+  models: readonly ModelForecasts[],
+): { values: MetricValue[]; verdicts: ScoringResults['verdicts'] } {
+  const { panel, unitInfo, config, overlap, step } = scope;
+  const cells = new MetricCells(models);
+  step('baselines ready');
+  scoreFinversePanel(scope, models, cells);
+  // Tycheon: horizon-end log returns (scaled change for series that reach ≤ 0); FinTSB: simple returns.
+  const frame = tycheonFrame(panel);
+  const losses = new Map<string, TycheonLosses>();
+  for (const m of models) losses.set(m.model, tycheonLosses(panel, m, frame));
+  scoreTycheonPanel(scope, models, cells, frame, losses);
+  scoreFintsbPanel(scope, models, cells, frame, losses);
+  const verdicts = dmVerdicts(panel, frame, models, losses, unitInfo, overlap, config, scope.verdictsFor);
+  return { values: cells.values(), verdicts };
+}
