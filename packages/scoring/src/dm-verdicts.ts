@@ -93,8 +93,12 @@ export function dmVerdicts(
         row.squared_error = dmJson(se);
         row.crps = dmJson(cr);
         row.verdict = verdictVsRandomWalk(se, cr, config.alpha);
-        if (Number.isNaN(se.statistic) || Number.isNaN(cr.statistic))
-          row.note = 'a loss differential has zero variance (identical losses): no test, indistinguishable';
+        const untested = [
+          Number.isNaN(se.statistic) ? 'squared error' : null,
+          Number.isNaN(cr.statistic) ? 'CRPS' : null,
+        ].filter((x) => x !== null);
+        if (untested.length)
+          row.note = `the ${untested.join(' and ')} loss differential has no variance above rounding level (losses identical up to float rounding): no test there, so not beats or worse`;
       } catch (err) {
         if (!(err instanceof InputError)) throw err;
         row.note = err.message;

@@ -1,4 +1,5 @@
 import { cmp, type UnitInfo } from './metric-cells.ts';
+import { nearlyEqual } from './metrics/float-tolerance.ts';
 import {
   type RankAggregateMetric,
   type RankAggregateScore,
@@ -93,7 +94,8 @@ export function baselinesWin(
   for (const vs of cells.values()) {
     const sign = vs[0].direction === 'higher' ? -1 : 1;
     const best = Math.min(...vs.map((v) => sign * (v.value as number)));
-    const leaders = vs.filter((v) => sign * (v.value as number) === best).map((v) => v.model);
+    // Ties up to rounding lead together (the rank aggregation's tolerance).
+    const leaders = vs.filter((v) => nearlyEqual(sign * (v.value as number), best)).map((v) => v.model);
     const baseLeaders = leaders.filter((m) => baselines.has(m)).sort();
     if (baseLeaders.length === 0) continue;
     const submitted = vs.filter((v) => !baselines.has(v.model));

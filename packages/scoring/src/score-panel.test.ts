@@ -79,7 +79,7 @@ describe('scorePanel on a driftless random-walk panel', () => {
       for (const v of verdicts) expect(['indistinguishable', 'worse']).toContain(v.verdict);
       const seasonal = verdicts.find((v) => v.model === 'seasonal_naive')!;
       expect(seasonal.verdict).toBe('indistinguishable');
-      expect(seasonal.note).toMatch(/zero variance/);
+      expect(seasonal.note).toMatch(/no variance above rounding level/);
     }
     expect(pooled('noisy').verdict).not.toBe('beats');
   });
@@ -294,5 +294,40 @@ describe('scorePanel with submitted baselines (asof baselines output)', () => {
     expect(() => scorePanel({ tasks: d.tasks, panel, models })).toThrow(
       /model 'random_walk' at u0s0 @ \S+ step 4: submitted [\d.]+, the scorer's own random_walk baseline gives/,
     );
+  });
+});
+
+describe('scorePanel with a model equal to the random walk up to rounding (issue 18.7)', () => {
+  it('reports no DM test (n/a), not a statistic computed from rounding noise', () => {
+    const data = makeRandomWalkPanel({ seed: 21, units: 2, seriesPerUnit: 5, originsPerSeries: 30, tail: 60 });
+    const panel = buildEvaluationPanel(data.origins, data.targets);
+    // exp(ln y) is y up to the last bit: the horizon-end log return is ~1e-16 instead of 0.
+    const copy = data.origins.flatMap((o) =>
+      Array.from(
+        { length: o.horizon },
+        (_, k): ForecastRow => ({
+          model: 'rw_copy',
+          series_id: o.series_id,
+          origin: o.origin,
+          step: k + 1,
+          value: Math.exp(Math.log(o.last_value)),
+        }),
+      ),
+    );
+    expect(copy.some((r, i) => r.value !== data.origins[Math.floor(i / 5)].last_value)).toBe(true);
+    const results = scorePanel({
+      tasks: data.tasks,
+      panel,
+      models: alignForecasts(panel, forecastRowsToTable(copy)),
+      options: { baselines: [] },
+    });
+    const rows = results.verdicts.rows.filter((r) => r.model === 'rw_copy');
+    expect(rows).toHaveLength(3);
+    for (const r of rows) {
+      expect(r.squared_error!.statistic).toBeNull();
+      expect(r.squared_error!.p_model_better).toBeNull();
+      expect(r.verdict).toBe('indistinguishable');
+      expect(r.note).toMatch(/squared error.*no variance above rounding level/);
+    }
   });
 });

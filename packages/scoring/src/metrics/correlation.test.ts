@@ -11,6 +11,11 @@ describe('averageRanks', () => {
     expect([...averageRanks([3, 1, 2])]).toEqual([3, 1, 2]);
     expect([...averageRanks([7, 7, 7])]).toEqual([2, 2, 2]);
   });
+  it('ties values equal up to rounding (issue 18.7)', () => {
+    expect(0.1 + 0.2).not.toBe(0.3);
+    expect([...averageRanks([0.3, 0.1 + 0.2, 0.5])]).toEqual([1.5, 1.5, 3]);
+    expect([...averageRanks([0.3, 0.3000001, 0.5])]).toEqual([1, 2, 3]);
+  });
 });
 
 describe('pearsonCorrelation', () => {
@@ -21,6 +26,25 @@ describe('pearsonCorrelation', () => {
   it('is NaN for a constant side or fewer than two points', () => {
     expect(pearsonCorrelation([1, 1, 1], [1, 2, 3])).toBeNaN();
     expect(pearsonCorrelation([1], [2])).toBeNaN();
+  });
+  it('is NaN for a constant non-zero side whose mean does not round back to the value (issue 18.7)', () => {
+    // 0.003 × 3 sums to 0.009000000000000001, so x̄ = 0.0030000000000000005 ≠ 0.003 and Σ(x − x̄)² ≈ 1e-37
+    // without a tolerance.
+    const x = [0.003, 0.003, 0.003];
+    let mean = 0;
+    for (const v of x) mean += v;
+    mean /= 3;
+    expect(mean).not.toBe(0.003);
+    expect(pearsonCorrelation(x, [1, 2, 3])).toBeNaN();
+    expect(pearsonCorrelation([1, 2, 3], x)).toBeNaN();
+    // Simple returns (ŷ − y)/y with ŷ = 1.001·y differ from each other in the last bits only.
+    const prices = [97.3, 101.9, 55.55, 123.4567, 3.21];
+    const forecast = prices.map((p) => (p * 1.001 - p) / p);
+    expect(new Set(forecast).size).toBeGreaterThan(1);
+    expect(pearsonCorrelation(forecast, [0.1, -0.2, 0.3, 0.05, -0.01])).toBeNaN();
+    expect(spearmanCorrelation(forecast, [0.1, -0.2, 0.3, 0.05, -0.01])).toBeNaN();
+    // A genuine spread of 1e-6 of the level is kept.
+    expect(pearsonCorrelation([0.001, 0.001000001, 0.001000002], [1, 2, 3])).toBeCloseTo(1, 6);
   });
 });
 
@@ -84,6 +108,22 @@ describe('fintsbSignalMetrics (FinTSB eqs. 4–7)', () => {
     expect(m.rankIc).toBeCloseTo(0.5, 14);
     expect(m.rankIcir).toBeCloseTo(1 / Math.sqrt(3), 12);
     expect(m.days).toBe(3);
+  });
+  it('gives n/a, not a tiny IC, for a model forecasting the same return everywhere (issue 18.7)', () => {
+    const prices = [97.3, 101.9, 55.55, 123.4567];
+    const forecast = prices.map((p) => (p * 1.001 - p) / p);
+    const m = fintsbSignalMetrics(
+      [forecast, forecast, forecast],
+      [
+        [0.1, -0.2, 0.3, 0.05],
+        [0.2, 0.1, -0.3, 0.0],
+        [-0.1, 0.4, 0.2, 0.1],
+      ],
+    );
+    expect(m.ic).toBeNaN();
+    expect(m.icir).toBeNaN();
+    expect(m.rankIc).toBeNaN();
+    expect(m.days).toBe(0);
   });
   it('rejects mismatched panels', () => {
     expect(() => fintsbSignalMetrics([[1, 2]], [[1, 2, 3]])).toThrow(

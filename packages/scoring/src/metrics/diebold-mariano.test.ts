@@ -43,6 +43,22 @@ describe('dieboldMariano (HLN-corrected)', () => {
     expect(r.pModelBetter).toBeNaN();
     expect(() => dieboldMariano([1], [2])).toThrow(/at least 2/);
   });
+  it('gives n/a for a differential that is rounding noise: a model equal to the baseline (issue 18.7)', () => {
+    // The same losses computed another way: a(1 + 1e-15·u), so d is ~1e-16 of the losses, not 0.
+    const base = Array.from({ length: 200 }, (_, i) => 0.01 * (1 + Math.sin(i)) + 1e-4);
+    const same = base.map((x, i) => x * (1 + 1e-15 * Math.cos(7 * i)));
+    expect(same.some((x, i) => x !== base[i])).toBe(true);
+    const r = dieboldMariano(same, base);
+    expect(r.belowRounding).toBe(true);
+    expect(r.statistic).toBeNaN();
+    expect(r.pModelBetter).toBeNaN();
+    expect(r.pModelWorse).toBeNaN();
+    // A genuine differential of 1e-6 of the losses is tested.
+    const close = base.map((x, i) => x * (1 + 1e-6 * Math.cos(7 * i)));
+    const t = dieboldMariano(close, base);
+    expect(t.belowRounding).toBe(false);
+    expect(Number.isFinite(t.statistic)).toBe(true);
+  });
   it('squaredErrors squares forecast − actual', () => {
     expect([...squaredErrors([1, 2], [3, 2.5])]).toEqual([4, 0.25]);
   });

@@ -1,9 +1,13 @@
 import { InputError } from '@asof/schema';
 import { checkArrays, checkInteger, type NumericArray } from './check-arrays.ts';
+import { negligibleSpread } from './float-tolerance.ts';
 import { studentTCdf } from './student-t-cdf.ts';
 
 export interface DieboldMarianoResult {
-  /** HLN-corrected statistic DM* (negative when the model's loss is lower). NaN if the variance is zero. */
+  /**
+   * HLN-corrected statistic DM* (negative when the model's loss is lower). NaN if the differential's
+   * variance is zero or at rounding level (`belowRounding`).
+   */
   statistic: number;
   /** One-sided p-value for "the model's expected loss is lower than the baseline's": P(T_{n−1} ≤ DM*). */
   pModelBetter: number;
@@ -16,6 +20,11 @@ export interface DieboldMarianoResult {
   horizon: number;
   /** True when the h−1 autocovariance sum made the variance ≤ 0 and h = 1 was used, as R forecast::dm.test does. */
   fellBackToH1: boolean;
+  /**
+   * True when the differential's spread is rounding noise: √γ_0 ≤ RELATIVE_TOLERANCE · max |loss|, e.g. a
+   * model equal to the baseline up to float rounding. No test then (statistic and p-values NaN).
+   */
+  belowRounding: boolean;
 }
 
 /**
@@ -27,7 +36,9 @@ export interface DieboldMarianoResult {
  *   DM* = DM · √((n + 1 − 2h + h(h−1)/n) / n),  compared with Student t, n − 1 df.
  * Pass per-origin losses: squared errors for the squared-error test, per-origin CRPS for the CRPS test.
  * `horizon` is the forecast horizon in origin steps (h − 1 autocovariances); with non-overlapping origins
- * (Tycheon's rule) use 1. A constant differential has zero variance: statistic and p-values are NaN.
+ * (Tycheon's rule) use 1. A constant differential has zero variance: statistic and p-values are NaN. So
+ * is one whose spread is within rounding of the losses' size (`belowRounding`): the test would otherwise
+ * divide rounding noise by itself (a model identical to the random walk got DM* = 1.03).
  */
 export function dieboldMariano(
   lossModel: NumericArray,
@@ -45,15 +56,21 @@ export function dieboldMariano(
     );
   }
   let dBar = 0;
-  for (let i = 0; i < n; i++) dBar += lossModel[i] - lossBaseline[i];
+  let scale = 0;
+  for (let i = 0; i < n; i++) {
+    dBar += lossModel[i] - lossBaseline[i];
+    scale = Math.max(scale, Math.abs(lossModel[i]), Math.abs(lossBaseline[i]));
+  }
   dBar /= n;
+  const lrv1 = longRunVariance(lossModel, lossBaseline, dBar, 1);
+  const belowRounding = negligibleSpread(lrv1 * n * n, n, scale);
   let h = h0;
-  let variance = longRunVariance(lossModel, lossBaseline, dBar, h);
+  let variance = h === 1 ? lrv1 : longRunVariance(lossModel, lossBaseline, dBar, h);
   let fellBackToH1 = false;
   if (!(variance > 0) && h > 1) {
     h = 1;
     fellBackToH1 = true;
-    variance = longRunVariance(lossModel, lossBaseline, dBar, 1);
+    variance = lrv1;
   }
   const hln = (n + 1 - 2 * h + (h * (h - 1)) / n) / n;
   if (!(hln > 0)) {
@@ -64,7 +81,8 @@ export function dieboldMariano(
       { context: { n, horizon: h } },
     );
   }
-  const statistic = variance > 0 ? (dBar / Math.sqrt(variance)) * Math.sqrt(hln) : Number.NaN;
+  const statistic =
+    variance > 0 && !belowRounding ? (dBar / Math.sqrt(variance)) * Math.sqrt(hln) : Number.NaN;
   return {
     statistic,
     pModelBetter: studentTCdf(statistic, n - 1),
@@ -73,6 +91,7 @@ export function dieboldMariano(
     n,
     horizon: h,
     fellBackToH1,
+    belowRounding,
   };
 }
 

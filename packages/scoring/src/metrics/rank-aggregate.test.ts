@@ -64,6 +64,23 @@ describe('rankAggregate (FinVerse §4.2)', () => {
     expect(by.B.missingCells).toBe(1);
     expect(res.cellsPerAspect).toEqual({ cross_sectional: 1, pointwise: 4, portfolio: 1 });
   });
+  it('ties unit means that differ only by summation order: 5.5/5.5, not 5/6 (issue 18.7)', () => {
+    // Six models; E and F have the same three series values, summed in a different order:
+    // (0.1 + 0.2) + 0.3 = 0.6000000000000001 but 0.3 + 0.2 + 0.1 = 0.6.
+    expect((0.1 + 0.2 + 0.3) / 3).not.toBe((0.3 + 0.2 + 0.1) / 3);
+    const scores: RankAggregateScore[] = [];
+    ['A', 'B', 'C', 'D'].forEach((m, i) => {
+      for (let k = 0; k < 3; k++) scores.push(row(m, 'u', 'mase', 0.01 * (i + 1)));
+    });
+    for (const v of [0.1, 0.2, 0.3]) scores.push(row('E', 'u', 'mase', v));
+    for (const v of [0.3, 0.2, 0.1]) scores.push(row('F', 'u', 'mase', v));
+    const res = rankAggregate(scores, metrics);
+    const by = Object.fromEntries(res.models.map((m) => [m.model, m]));
+    expect(by.E.aspectK.pointwise).toBeCloseTo(5.5, 12);
+    expect(by.F.aspectK.pointwise).toBeCloseTo(5.5, 12);
+    expect(by.D.aspectK.pointwise).toBeCloseTo(4, 12);
+    expect(by.E.position).toBe(by.F.position);
+  });
   it('rejects a metric without aspect/direction, listing the known ones', () => {
     expect(() => rankAggregate([row('A', 'u', 'crps', 1)], metrics)).toThrow(
       /'crps'.*known metrics: hr, mase/,

@@ -1,4 +1,5 @@
 import { InputError } from '@asof/schema';
+import { nearlyEqual } from './float-tolerance.ts';
 
 export type MetricDirection = 'higher' | 'lower';
 
@@ -46,8 +47,8 @@ export interface RankAggregateResult {
  *  3. per evaluation group (aspect), K = geometric mean of the model's ranks over that aspect's cells;
  *  4. rank models by K within each aspect (lower K is better);
  *  5. overall = Σ of the aspect ranks (lower is better).
- * Tie handling (the seed is silent): equal values share the average of the ranks they span (fractional
- * ranks, e.g. 1.5), at steps 2 and 4. Non-finite scores are ignored in the mean; a model with no finite
+ * Tie handling (the seed is silent): equal values (up to rounding, RELATIVE_TOLERANCE) share the average
+ * of the ranks they span (fractional ranks, e.g. 1.5), at steps 2 and 4. Non-finite scores are ignored in the mean; a model with no finite
  * score in a cell that others have is ranked after all models that have one (sharing the average of the
  * trailing ranks) and counted in `missingCells`. A cell no model has is skipped. An aspect without cells
  * contributes nothing to `overall`.
@@ -151,7 +152,11 @@ export function rankAggregate(
   return { models: result, aspects, cellsPerAspect };
 }
 
-/** 1 = best by direction; ties share the average of the ranks they span. */
+/**
+ * 1 = best by direction; ties share the average of the ranks they span. Values equal up to rounding
+ * (nearlyEqual to the first of their run) are ties: two unit means that differ only by summation order
+ * share 5.5/5.5 rather than 5/6.
+ */
 function averageRankBy(
   items: { model: string; value: number }[],
   direction: MetricDirection,
@@ -162,7 +167,7 @@ function averageRankBy(
   let i = 0;
   while (i < sorted.length) {
     let j = i + 1;
-    while (j < sorted.length && sorted[j].value === sorted[i].value) j++;
+    while (j < sorted.length && nearlyEqual(sorted[j].value, sorted[i].value)) j++;
     const r = (i + 1 + j) / 2;
     for (let k = i; k < j; k++) ranks.set(sorted[k].model, r);
     i = j;

@@ -1,0 +1,22 @@
+/**
+ * Relative tolerance under which two values, or a spread and its values, are taken to differ only by
+ * floating-point rounding (summation order, ln/division of nearby prices: ~1e-16 to 1e-13 relative). The
+ * scorer's metrics are means of ratios and returns; a genuine difference below 1e-9 of their size carries
+ * no information, while a rounding difference treated as real decides ranks, correlations and DM tests
+ * (issue 18.7: a constant cross-section gave an IC of 7e-18, two equal means ranked 5/6, a model equal to
+ * the random walk got a DM statistic of 1.03).
+ */
+export const RELATIVE_TOLERANCE = 1e-9;
+
+/** a and b equal up to RELATIVE_TOLERANCE of the larger magnitude (exactly equal when both are 0). */
+export function nearlyEqual(a: number, b: number, tolerance = RELATIVE_TOLERANCE): boolean {
+  return a === b || Math.abs(a - b) <= tolerance * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/**
+ * A sum of squared deviations Σ(x − x̄)² over n values that is rounding noise: the values' spread is at most
+ * RELATIVE_TOLERANCE of their largest magnitude (√(Σ/n) ≤ tol·max|x|). Such values are constant.
+ */
+export function negligibleSpread(sumSquares: number, n: number, maxAbs: number): boolean {
+  return !(sumSquares > n * (RELATIVE_TOLERANCE * maxAbs) ** 2);
+}
