@@ -49,7 +49,9 @@ export const VerdictRow = z
     n: z.number().int().describe('origins pooled'),
     squared_error: DmTest.nullable(),
     crps: DmTest.nullable(),
-    crps_kind: z.enum(['point', 'samples', 'quantiles']),
+    crps_kind: z
+      .enum(['point', 'samples', 'quantiles', 'gaussian'])
+      .describe("the model's CRPS kind; the random walk's is always paired to it (point and samples: its Gaussian)"),
     crps_approximate: z.boolean().describe('quantile-grid CRPS (flagged *); never mixed with exact values'),
     verdict: z.enum(['beats', 'indistinguishable', 'worse']).nullable(),
     note: z.string().optional(),
@@ -142,7 +144,11 @@ export const ScoringResults = z
         .object({
           model: z.string(),
           baseline: z.boolean(),
-          crps_kind: z.enum(['point', 'samples', 'quantiles']),
+          crps_kind: z
+            .enum(['point', 'samples', 'quantiles', 'gaussian'])
+            .describe(
+              "point: a point mass (CRPS = absolute error); samples: fair estimator; quantiles: trapezoid pinball (flagged *); gaussian: the random walk's N(0, σ̂²h) in closed form",
+            ),
           coverage: Coverage,
         })
         .strict(),

@@ -6,7 +6,6 @@ import { mae } from './metrics/mae.ts';
 import { maseVsRandomWalk } from './metrics/mase-vs-random-walk.ts';
 import { qlike } from './metrics/qlike.ts';
 import { rmse } from './metrics/rmse.ts';
-import { RANDOM_WALK } from './score-types.ts';
 import { forecastVariance, intervalBounds, type TycheonFrame, type TycheonLosses } from './tycheon-scores.ts';
 
 /**
@@ -100,10 +99,7 @@ function scoreQlike(
 ): void {
   const { panel, seriesUnit } = scope;
   for (const m of models) {
-    const fv =
-      m.model === RANDOM_WALK
-        ? { variance: frame.rwSigma.map((x) => x * x), approximate: false }
-        : forecastVariance(panel, m, frame);
+    const fv = forecastVariance(panel, m, frame);
     if (!fv) continue;
     const name = fv.approximate ? 'tycheon.qlike*' : 'tycheon.qlike';
     for (let s = 0; s < seriesUnit.length; s++) {

@@ -3,9 +3,10 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';
 import { crpsQuantiles } from './metrics/crps-quantiles.ts';
 import { crpsSamples } from './metrics/crps-samples.ts';
-import { sampleStd } from './metrics/sample-std.ts';
 import { normalQuantile } from './normal-quantile.ts';
 import { positiveSeries } from './positive-series.ts';
+import { randomWalkSigma } from './random-walk-sigma.ts';
+import { RANDOM_WALK } from './score-types.ts';
 
 /**
  * Tycheon metrics live in log-return space at the horizon end (Tycheon methodology, "Metrics": "all
@@ -29,9 +30,9 @@ export interface TycheonFrame {
   /** The horizon-end simple return (y_{o+H} − y_o)/|y_o| (FinTSB). */
   change: Float64Array;
   /**
-   * The random walk's H-step standard deviation in Tycheon space: the sample std of one-step returns over
-   * the history tail, times √H ("no change, with volatility estimated from the recent past").
-   * NaN when the tail has fewer than 3 values or no variation: the random walk is then a point mass.
+   * The random walk's N(0, σ̂²h) at the horizon end: σ̂·√h in Tycheon space (randomWalkSigma states the
+   * window). NaN when the window has too few one-step returns or no variation: the random walk is then a
+   * point mass at 0.
    */
   rwSigma: Float64Array;
   /** Σ_{k=1..H} (one-step return)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
@@ -75,14 +76,12 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     frame.scale[i] = Math.abs(y0);
     frame.realized[i] = tycheonReturn(frame, i, y0, yH);
     frame.change[i] = (yH - y0) / frame.scale[i];
-    const tail = panel.historyTail[o];
-    let sigma = Number.NaN;
-    if (tail !== null && tail.length >= 3) {
-      const steps = new Float64Array(tail.length - 1);
-      for (let k = 1; k < tail.length; k++) steps[k - 1] = tycheonReturn(frame, i, tail[k - 1], tail[k]);
-      sigma = sampleStd(steps) * Math.sqrt(panel.horizon[o]);
-    }
-    frame.rwSigma[i] = sigma > 0 && Number.isFinite(sigma) ? sigma : Number.NaN;
+    frame.rwSigma[i] = randomWalkSigma(
+      panel.historyTail[o],
+      panel.historyTailBack[o],
+      panel.horizon[o],
+      (a, b) => tycheonReturn(frame, i, a, b),
+    );
     let rv = 0;
     let prev = y0;
     for (let k = 0; k < panel.horizon[o]; k++) {
@@ -96,10 +95,24 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
   return frame;
 }
 
-export type CrpsKind = 'point' | 'samples' | 'quantiles';
+/** How a model's CRPS is computed: the random walk's own Gaussian is 'gaussian' (closed form, exact). */
+export type CrpsKind = 'point' | 'samples' | 'quantiles' | 'gaussian';
+
+/** The scorer's own random walk (a submitted model of that name is checked against it and dropped). */
+export function isRandomWalk(model: ModelForecasts): boolean {
+  return model.baseline && model.model === RANDOM_WALK;
+}
 
 export function crpsKindOf(model: ModelForecasts): CrpsKind {
+  if (isRandomWalk(model)) return 'gaussian';
   return model.samples ? 'samples' : model.quantiles ? 'quantiles' : 'point';
+}
+
+/** CRPS of the random walk N(0, σ̂²h) at frame row i: closed form, or |r| (a point mass) where σ̂ is unknown. */
+function randomWalkCrpsAt(frame: TycheonFrame, i: number): number {
+  const sigma = frame.rwSigma[i];
+  const r = frame.realized[i];
+  return Number.isNaN(sigma) ? Math.abs(r) : crpsGaussian(0, sigma, r);
 }
 
 /** A model's horizon-end forecasts and per-origin losses in Tycheon space, aligned with the frame. */
@@ -116,7 +129,8 @@ export interface TycheonLosses {
 
 /**
  * CRPS by the model's kind: point forecasts are a point mass (CRPS = |r̂ − r|), samples use the fair
- * estimator (exact), quantiles the trapezoid pinball integral (approximate).
+ * estimator (exact), quantiles the trapezoid pinball integral (approximate), and the random walk its own
+ * Gaussian N(0, σ̂²h) in closed form (exact; randomWalkSigma).
  */
 export function tycheonLosses(
   panel: EvaluationPanel,
@@ -147,15 +161,18 @@ export function tycheonLosses(
     } else if (kind === 'quantiles') {
       for (let k = 0; k < K; k++) buf[k] = tycheonReturn(frame, i, y0, model.quantiles![idx * K + k]);
       crps[i] = crpsQuantiles(model.quantileLevels!, buf.subarray(0, K), r).value;
-    } else crps[i] = Math.abs(f - r);
+    } else if (kind === 'gaussian') crps[i] = randomWalkCrpsAt(frame, i);
+    else crps[i] = Math.abs(f - r);
   }
   return { forecast, change, squaredError, crps, kind, approximate: kind === 'quantiles' };
 }
 
 /**
- * The random walk's CRPS of the same kind as a model's, so a DM test never pairs exact with approximate
- * values: point → |r|; samples → Gaussian N(0, σ²) in closed form (exact; |r| where σ is unknown);
- * quantiles → the trapezoid integral over the model's own grid of the Gaussian's quantiles (approximate).
+ * The random walk's CRPS to pair with a model's in a DM test. The random walk is always its Gaussian
+ * N(0, σ̂²h) (a model produces a distribution; a point forecast is a point mass, whose CRPS is its absolute
+ * error), and exact values are never paired with approximate ones: point, samples → the Gaussian in closed
+ * form (exact; |r| where σ̂ is unknown); quantiles → the trapezoid integral over the model's own grid of
+ * the Gaussian's quantiles (approximate, as the model's).
  */
 export function randomWalkCrps(
   frame: TycheonFrame,
@@ -169,8 +186,7 @@ export function randomWalkCrps(
   for (let i = 0; i < n; i++) {
     const r = frame.realized[i];
     const sigma = frame.rwSigma[i];
-    if (kind === 'point') out[i] = Math.abs(r);
-    else if (kind === 'samples') out[i] = Number.isNaN(sigma) ? Math.abs(r) : crpsGaussian(0, sigma, r);
+    if (kind !== 'quantiles') out[i] = randomWalkCrpsAt(frame, i);
     else {
       for (let k = 0; k < z.length; k++) q[k] = Number.isNaN(sigma) ? 0 : sigma * z[k];
       out[i] = crpsQuantiles(levels!, q, r).value;
@@ -179,7 +195,10 @@ export function randomWalkCrps(
   return out;
 }
 
-/** Central interval [lower, upper] of nominal coverage c from a model's quantiles or samples, or null. */
+/**
+ * Central interval [lower, upper] of nominal coverage c from a model's quantiles or samples, or the random
+ * walk's Gaussian ±z·σ̂√h ([0, 0] where σ̂ is unknown); null for a point forecast.
+ */
 export function intervalBounds(
   panel: EvaluationPanel,
   model: ModelForecasts,
@@ -189,6 +208,11 @@ export function intervalBounds(
   const lo = (1 - nominal) / 2;
   const hi = (1 + nominal) / 2;
   const n = frame.origins.length;
+  if (isRandomWalk(model)) {
+    const z = normalQuantile(hi);
+    const upper = frame.rwSigma.map((s) => (Number.isNaN(s) ? 0 : z * s));
+    return { lower: upper.map((u) => -u), upper };
+  }
   const K = model.quantileLevels?.length ?? 0;
   const M = model.sampleCount;
   let kLo = -1;
@@ -226,9 +250,9 @@ function empiricalQuantile(sorted: Float64Array, p: number): number {
 }
 
 /**
- * A model's forecast variance of the horizon-end return, for QLIKE: the sample variance of its samples, or
- * (flagged approximate) the normal variance implied by its interquartile (q0.25–q0.75) or q0.1–q0.9 range.
- * Null for point forecasts.
+ * A model's forecast variance of the horizon-end return, for QLIKE: the random walk's σ̂²h, the sample
+ * variance of samples, or (flagged approximate) the normal variance implied by a quantile model's
+ * interquartile (q0.25–q0.75) or q0.1–q0.9 range. Null for point forecasts.
  */
 export function forecastVariance(
   panel: EvaluationPanel,
@@ -236,6 +260,7 @@ export function forecastVariance(
   frame: TycheonFrame,
 ): { variance: Float64Array; approximate: boolean } | null {
   const n = frame.origins.length;
+  if (isRandomWalk(model)) return { variance: frame.rwSigma.map((x) => x * x), approximate: false };
   const M = model.sampleCount;
   const levels = model.quantileLevels ?? [];
   const K = levels.length;

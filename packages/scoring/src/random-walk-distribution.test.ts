@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
+import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { gaussian, makeRandomWalkPanel, mulberry32 } from './make-random-walk-panel.ts';
+import { crpsGaussian } from './metrics/crps-gaussian.ts';
+import { randomWalkSigma } from './random-walk-sigma.ts';
+import { scorePanel } from './score-panel.ts';
+import type { ForecastRow } from './score-types.ts';
+import { tycheonFrame } from './tycheon-scores.ts';
+
+// Issue 18.1: the random walk is N(0, σ̂²h) in horizon-end log-return space everywhere.
+const data = makeRandomWalkPanel({ seed: 31, units: 2, seriesPerUnit: 6, originsPerSeries: 40, tail: 120 });
+const panel = buildEvaluationPanel(data.origins, data.targets);
+const frame = tycheonFrame(panel);
+const meanOver = (idx: (i: number) => number, a: number, b: number) => {
+  let s = 0;
+  for (let i = a; i < b; i++) s += idx(i);
+  return s / (b - a);
+};
+
+/** Per unit: the mean over its series of the per-series mean of f(row). */
+function unitMeans(f: (i: number) => number): Map<string, number> {
+  const sums = new Map<string, { s: number; n: number }>();
+  for (let s = 0; s < panel.seriesIds.length; s++) {
+    const a = frame.seriesStart[s];
+    const b = frame.seriesStart[s + 1];
+    const unit = data.tasks.find((t) => t.series_id === panel.seriesIds[s])!;
+    const key = `${unit.scope} / ${unit.category} / ${unit.detail_category} / ${unit.frequency}`;
+    const acc = sums.get(key) ?? { s: 0, n: 0 };
+    acc.s += meanOver(f, a, b);
+    acc.n++;
+    sums.set(key, acc);
+  }
+  return new Map([...sums].map(([k, v]) => [k, v.s / v.n]));
+}
+
+/** Horizon-end samples drawn from the random walk's own N(0, σ̂²h) (intermediate steps scaled by √(k/H)). */
+function ownDistributionSamples(model: string, m: number, seed: number): ForecastRow[] {
+  const normal = gaussian(mulberry32(seed));
+  const rows: ForecastRow[] = [];
+  for (let i = 0; i < frame.origins.length; i++) {
+    const o = frame.origins[i];
+    const y0 = panel.lastValue[o];
+    const H = panel.horizon[o];
+    const z = Array.from({ length: m }, () => normal());
+    const sorted = [...z].sort((x, y) => x - y);
+    const median = (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    for (let k = 1; k <= H; k++) {
+      const sd = frame.rwSigma[i] * Math.sqrt(k / H);
+      rows.push({
+        model,
+        series_id: panel.seriesIds[panel.originSeries[o]],
+        origin: panel.originIso[o],
+        step: k,
+        value: y0 * Math.exp(sd * median),
+        samples: z.map((x) => y0 * Math.exp(sd * x)),
+      });
+    }
+  }
+  return rows;
+}
+
+describe('the random walk as the distribution N(0, σ̂²h) (issue 18.1)', () => {
+  const samples = alignForecasts(panel, forecastRowsToTable(ownDistributionSamples('rw_samples', 200, 9)));
+  // A weak point model: the random walk plus noise of about a third of the horizon's volatility.
+  const normal = gaussian(mulberry32(4));
+  const noisyRows: ForecastRow[] = data.origins.flatMap((o) =>
+    Array.from({ length: o.horizon }, (_, k) => ({
+      model: 'noisy',
+      series_id: o.series_id,
+      origin: o.origin,
+      step: k + 1,
+      value: o.last_value + 0.7 * normal(),
+    })),
+  );
+  const noisy = alignForecasts(panel, forecastRowsToTable(noisyRows));
+  const results = scorePanel({
+    tasks: data.tasks,
+    panel,
+    models: [...samples, ...noisy],
+    options: { baselines: [] },
+  });
+  const value = (model: string, metric: string, unit: string) =>
+    results.values.find((v) => v.model === model && v.metric === metric && v.unit === unit)?.value;
+  const pooled = (model: string) => results.verdicts.rows.find((r) => r.model === model && r.unit === '*')!;
+
+  it("states the random walk's CRPS kind: its Gaussian in closed form", () => {
+    expect(results.models.find((m) => m.model === 'random_walk')!.crps_kind).toBe('gaussian');
+    for (let i = 0; i < frame.origins.length; i++) expect(frame.rwSigma[i]).toBeGreaterThan(0);
+  });
+
+  it("the random walk's tycheon.crps cell is the closed-form Gaussian CRPS, not |r|", () => {
+    const gauss = unitMeans((i) => crpsGaussian(0, frame.rwSigma[i], frame.realized[i]));
+    const abs = unitMeans((i) => Math.abs(frame.realized[i]));
+    for (const [unit, expected] of gauss) {
+      expect(value('random_walk', 'tycheon.crps', unit)).toBeCloseTo(expected, 14);
+      // The point mass would overstate it by ~1.4× (its MAE).
+      expect(abs.get(unit)! / expected).toBeGreaterThan(1.2);
+    }
+  });
+
+  it('samples drawn from its own distribution are indistinguishable and do not beat it on CRPS', () => {
+    const row = pooled('rw_samples');
+    console.info(
+      `rw_samples vs random_walk on ${row.n} origins: SE ${JSON.stringify(row.squared_error)}, CRPS ${JSON.stringify(row.crps)} → ${row.verdict}`,
+    );
+    expect(row.crps_kind).toBe('samples');
+    expect(row.verdict).toBe('indistinguishable');
+    // The old point-mass random walk made these samples look 29% better; now the two CRPS agree to ~1%.
+    for (const unit of unitMeans(() => 0).keys()) {
+      const ratio = value('rw_samples', 'tycheon.crps', unit)! / value('random_walk', 'tycheon.crps', unit)!;
+      expect(Math.abs(ratio - 1)).toBeLessThan(0.02);
+    }
+    expect(row.crps!.p_model_better!).toBeGreaterThan(0.05);
+  });
+
+  it("a point model's CRPS leg pairs its absolute error with the random walk's Gaussian CRPS", () => {
+    const row = pooled('noisy');
+    const model = noisy[0];
+    let d = 0;
+    for (let i = 0; i < frame.origins.length; i++) {
+      const o = frame.origins[i];
+      const f = Math.log(model.point[panel.targetOffset[o] + panel.horizon[o] - 1] / panel.lastValue[o]);
+      d += Math.abs(f - frame.realized[i]) - crpsGaussian(0, frame.rwSigma[i], frame.realized[i]);
+    }
+    expect(row.crps_kind).toBe('point');
+    expect(row.crps!.mean_differential!).toBeCloseTo(d / frame.origins.length, 14);
+    expect(row.verdict).not.toBe('beats');
+  });
+
+  it('gives the random walk Gaussian intervals (coverage near nominal) and its σ̂²h as QLIKE variance', () => {
+    for (const unit of unitMeans(() => 0).keys()) {
+      const c90 = value('random_walk', 'tycheon.coverage_90', unit)!;
+      expect(c90).toBeGreaterThan(0.8);
+      expect(c90).toBeLessThanOrEqual(1);
+      expect(value('random_walk', 'tycheon.qlike', unit)).toBeGreaterThan(0);
+      // Width of the 90% interval: 2·1.645·σ̂√h, averaged.
+      const width = unitMeans((i) => 2 * 1.6448536269514722 * frame.rwSigma[i]).get(unit)!;
+      expect(value('random_walk', 'tycheon.width_90', unit)).toBeCloseTo(width, 12);
+    }
+  });
+});
+
+describe("randomWalkSigma: σ̂'s window, stated once", () => {
+  const ret = (a: number, b: number) => Math.log(b / a);
+  const std = (xs: number[]) => {
+    const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+    return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
+  };
+
+  it('is the std of one-step returns over the window times √h, h = H + u for a lagged series', () => {
+    const tail = [100, 110, 99, 100];
+    const s = std([ret(100, 110), ret(110, 99), ret(99, 100)]);
+    expect(randomWalkSigma(tail, null, 2, ret)).toBeCloseTo(s * Math.SQRT2, 14);
+    // y_o is the value of step o − 1 (released a step late): the horizon end is H + 1 steps from it.
+    expect(randomWalkSigma(tail, [4, 3, 2, 1], 2, ret)).toBeCloseTo(s * Math.sqrt(3), 14);
+  });
+
+  it('takes no return across a gap in the grid, and needs two returns', () => {
+    // Steps back 5, 4, 2, 1, 0: the gap at 3 leaves the returns 5→4, 2→1, 1→0.
+    const tail = [100, 110, 99, 100, 102];
+    const s = std([ret(100, 110), ret(99, 100), ret(100, 102)]);
+    expect(randomWalkSigma(tail, [5, 4, 2, 1, 0], 1, ret)).toBeCloseTo(s, 14);
+    expect(randomWalkSigma([100, 101], null, 1, ret)).toBeNaN();
+    expect(randomWalkSigma([100, 101, 100], [3, 1, 0], 1, ret)).toBeNaN();
+    expect(randomWalkSigma([5, 5, 5], null, 1, ret)).toBeNaN();
+  });
+});
