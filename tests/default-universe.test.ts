@@ -119,6 +119,79 @@ describe('the default build', () => {
     expect(cov.stdout).toMatch(/Equity OHLCV Close\s+BD/);
   });
 
+  it('trades every synthetic bar on a US session: no NYSE holiday, 13:00 New York on early closes', async () => {
+    // Issue 20: the 200-instrument panel and the synthetic Yahoo charts follow the exchange calendar, like
+    // real bars (holidays and early closes below are the NYSE's published 2024–2025 schedule).
+    const { Duck } = await import('@asof/duck');
+    const { tradingSessionGrid } = await import('@asof/source-embedded');
+    const duck = await Duck.open();
+    const rows = await duck.all<{ t: bigint; n: bigint }>(
+      `SELECT epoch_us("timestamp") AS t, count(DISTINCT series_id) AS n
+       FROM read_parquet('${join(first.abs, 'observations/frequency=BD/*.parquet')}')
+       WHERE series_id LIKE 'syn:px:%' GROUP BY ALL ORDER BY t`,
+    );
+    duck.close();
+    const ny = (us: number) => {
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone: 'America/New_York',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+        })
+          .formatToParts(new Date(us / 1000))
+          .map((x) => [x.type, x.value]),
+      );
+      return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+    };
+    const sessions = new Set(tradingSessionGrid('2005-01-03', '2025-12-31').map((d) => d.close));
+    const bars = new Map(rows.map((r) => [ny(Number(r.t)).date, { ...ny(Number(r.t)), n: Number(r.n) }]));
+    expect(rows.filter((r) => !sessions.has(Number(r.t)))).toEqual([]);
+    expect(rows.length).toBe(sessions.size);
+    for (const holiday of [
+      '2024-11-28',
+      '2024-12-25',
+      '2025-01-01',
+      '2025-01-09',
+      '2025-07-04',
+      '2025-12-25',
+    ])
+      expect(bars.has(holiday), holiday).toBe(false);
+    for (const early of [
+      '2024-07-03',
+      '2024-11-29',
+      '2024-12-24',
+      '2025-07-03',
+      '2025-11-28',
+      '2025-12-24',
+    ]) {
+      expect(bars.get(early)?.time, early).toBe('13:00');
+      expect(bars.get(early)?.n, early).toBeGreaterThanOrEqual(200 * 5);
+    }
+    expect(bars.get('2025-12-23')?.time).toBe('16:00');
+    expect(new Set([...bars.values()].map((b) => b.time))).toEqual(new Set(['13:00', '16:00']));
+  });
+
+  it('gives every series a unit, and no eval target too short to score', async () => {
+    const { Duck } = await import('@asof/duck');
+    const duck = await Duck.open();
+    const s = `read_parquet('${join(first.abs, 'series.parquet')}')`;
+    const noUnit = await duck.all(`SELECT series_id, source FROM ${s} WHERE coalesce(trim(unit), '') = ''`);
+    const sp500 = await duck.one<{ e: boolean }>(
+      `SELECT eval_target AS e FROM ${s} WHERE series_id = 'vega:sp500:close'`,
+    );
+    duck.close();
+    expect(noUnit).toEqual([]);
+    // vega:sp500:close ends 2020-04-17: its only origin would hold 73 of 260 target steps.
+    expect(sp500.e).toBe(false);
+    const w = manifest.warnings.find((x) => x.code === 'EVAL_TARGET_TOO_SHORT');
+    expect(w?.count).toBe(1);
+    expect(w?.message).toContain('vega:sp500:close (73 of 260 target steps)');
+  });
+
   it('matches the committed golden manifest (manifests/default.json)', () => {
     const golden = readManifest(join(REPO, 'manifests/default.json'));
     if (comparable(golden) !== comparable(manifest)) {

@@ -3,6 +3,7 @@ import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
+import { tradingSessionGrid } from '@asof/source-embedded';
 import { labelWindow, runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';
@@ -69,6 +70,16 @@ describe('asof split acceptance (issue 8)', () => {
     expect(Number(spacing.series)).toBeGreaterThan(3);
     expect(Number(spacing.short)).toBe(0);
     expect(spacing.min_gap).toBeGreaterThanOrEqual(4);
+    // Issue 20: origins follow the bars, and synthetic bars are US sessions (never a holiday such as
+    // Christmas Day; 13:00 New York on an early close).
+    const duck = await Duck.open({ threads: 1 });
+    const bd = await duck.all<{ o: bigint }>(
+      `SELECT DISTINCT epoch_us(origin) AS o FROM ${file(plain.abs, 'origins.parquet')} WHERE frequency = 'BD' AND series_id LIKE 'syn:px:%'`,
+    );
+    duck.close();
+    const sessions = new Set(tradingSessionGrid('2015-01-02', '2025-12-31').map((d) => d.close));
+    expect(bd.length).toBeGreaterThan(3);
+    expect(bd.filter((r) => !sessions.has(Number(r.o)))).toEqual([]);
   });
 
   it('rejects Diebold–Mariano on overlapping origins with the reason', async () => {

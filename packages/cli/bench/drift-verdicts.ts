@@ -1,13 +1,13 @@
 // How often each drift baseline gets each verdict vs the random walk on panels like the default's 40
-// driftless random walks (docs/decisions/0009): the same generator (simulateLogReturns), BD grid
+// driftless random walks (docs/decisions/0009): the same generator (simulateLogReturns), US sessions
 // 2005-01-03…2025-12-31, non-overlapping H = 260 origins from 2020-01-01, the pooled DM-HLN on squared
 // error and point CRPS, in both the Tycheon log-return space and the simple-return space, for the level
 // slope (y_o − y_1)/(n − 1) and the log-level slope ln(y_o/y_1)/(n − 1). Seeds: the default's, then 1…N.
 //   npx tsx packages/cli/bench/drift-verdicts.ts [N=20]        (from the repo root)
 import { dieboldMariano, type Verdict, verdictVsRandomWalk } from '@asof/scoring';
-import { priceProcessOf, simulateLogReturns, weekdayGrid } from '@asof/source-embedded';
+import { priceProcessOf, simulateLogReturns, tradingSessionGrid } from '@asof/source-embedded';
 
-const grid = weekdayGrid('2005-01-03', '2025-12-31');
+const grid = tradingSessionGrid('2005-01-03', '2025-12-31');
 const N = grid.length;
 const firstOrigin = grid.findIndex((d) => d.date >= '2020-01-01');
 const H = 260;

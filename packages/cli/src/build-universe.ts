@@ -13,6 +13,7 @@ import {
   loadRegistryTables,
   runModels,
   StageSink,
+  shortEvalSeriesWarning,
   UNIVERSE_MODELS,
   writeTable,
   writeUniverse,
@@ -137,6 +138,8 @@ async function buildInto(
     await assertKnownUnits(duck, registry);
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
     await assertInvariants(duck);
+    const short = await shortEvalSeriesWarning(duck, config.eval_start);
+    if (short !== null) sink.addWarning(short);
     step('models built, invariants hold');
     await buildSegments(duck, { log: step });
     const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];

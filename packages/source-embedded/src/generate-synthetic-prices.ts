@@ -1,6 +1,6 @@
 import { normal, uniform } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
-import { weekdayGrid } from './weekday-grid.ts';
+import { tradingSessionGrid } from './trading-session-grid.ts';
 
 export const PRICE_PROCESSES = ['random_walk', 'gbm_drift', 'garch', 'two_regime', 'jump'] as const;
 export type PriceProcess = (typeof PRICE_PROCESSES)[number];
@@ -101,9 +101,9 @@ export interface SyntheticPricesConfig {
   instruments: number;
 }
 
-/** ≥ 200 synthetic instruments × daily OHLCV on the weekday grid, emitted as atomic rows. */
+/** ≥ 200 synthetic instruments × daily OHLCV on the US trading sessions (NYSE holidays and early closes), emitted as atomic rows. */
 export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: AtomicSink): void {
-  const grid = weekdayGrid(config.start, config.end);
+  const grid = tradingSessionGrid(config.start, config.end);
   const n = grid.length;
   for (let i = 0; i < config.instruments; i++) {
     const id = syntheticInstrumentId(i);

@@ -3,4 +3,4 @@ export * from './generate-synthetic-prices.ts';
 export * from './ingest-embedded.ts';
 export * from './read-vega-real.ts';
 export * from './release-rules.ts';
-export * from './weekday-grid.ts';
+export * from './trading-session-grid.ts';

@@ -288,6 +288,8 @@ describe.skipIf(!has)('FRED real fixtures (needs ../shared/fixtures/real/fred)',
     const jan16 = sink.observations.filter((o) => o.timestamp === m('2016-01-01')).map((o) => o.value);
     expect(jan16).toEqual([4.9, 4.8]);
     expect(summary.series[0].revisions).toBeGreaterThanOrEqual(15);
+    // fredgraph CSVs carry no units; the mapping places the series only, the FRED catalog gives its unit.
+    expect(sink.series.map((s) => [s.series_id, s.unit])).toEqual([['fred:UNRATE', 'Percent']]);
   });
 
   it('places catalog series from the taxonomy FRED catalog by default', () => {
@@ -295,6 +297,7 @@ describe.skipIf(!has)('FRED real fixtures (needs ../shared/fixtures/real/fred)',
     ingestFredRawFiles(files('fredgraph_legacy_GDPC1_vintage_2017-04.csv', 'fred_api_series_GDP.json'), sink);
     expect(sink.series[0]).toMatchObject({
       series_id: 'fred:GDPC1',
+      unit: 'Billions of Chained 2017 Dollars',
       scope: 'Country',
       category: 'Macro Indicators',
       detail_category: 'Gdp',
@@ -313,21 +316,26 @@ describe('ingestFredRawDir (hand-made files)', () => {
     expect(() => ingestFredRawFiles([csv], new CollectingSink())).toThrow(
       /NOTINCATALOG1 is not in the taxonomy's FRED catalog.*mapping/,
     );
+    const entry = {
+      series_id: 'NOTINCATALOG1',
+      title: 'Test',
+      frequency: 'M',
+      scope: 'Country',
+      category: 'Macro Indicators',
+      detail_category: 'Activity',
+      verified: false,
+    };
+    // A fredgraph CSV carries no units: without them in the catalog (or mapping) the series is refused.
+    expect(() => ingestFredRawFiles([csv], new CollectingSink(), { catalog: [entry] })).toThrow(
+      /FRED series NOTINCATALOG1: no units .*unit: 'Percent'/,
+    );
     const sink = new CollectingSink();
-    ingestFredRawFiles([csv], sink, {
-      catalog: [
-        {
-          series_id: 'NOTINCATALOG1',
-          title: 'Test',
-          frequency: 'M',
-          scope: 'Country',
-          category: 'Macro Indicators',
-          detail_category: 'Activity',
-          verified: false,
-        },
-      ],
+    ingestFredRawFiles([csv], sink, { catalog: [{ ...entry, unit: 'Index 2017=100' }] });
+    expect(sink.series[0]).toMatchObject({
+      series_id: 'fred:NOTINCATALOG1',
+      detail_category: 'Activity',
+      unit: 'Index 2017=100',
     });
-    expect(sink.series[0]).toMatchObject({ series_id: 'fred:NOTINCATALOG1', detail_category: 'Activity' });
   });
 
   it('turns FRED error JSON in the directory into a FredApiError naming the series', () => {

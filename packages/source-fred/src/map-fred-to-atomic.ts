@@ -19,6 +19,8 @@ import {
 export interface FredCatalogEntry {
   series_id: string;
   title: string;
+  /** FRED's units label; the series' unit when the download carries none (fredgraph CSVs). */
+  unit?: string;
   frequency: string;
   scope: string;
   category: string;
@@ -120,7 +122,18 @@ export function fredSeriesInput(
       { context: { series_id: fredId } },
     );
   }
-  const units = meta?.units ?? ('unit' in placed && placed.unit !== undefined ? placed.unit : '');
+  // The API's units when the download has them (fred/series JSON), else the mapping's, else the catalog's
+  // (a mapping that only places a catalog series keeps its units): fredgraph CSVs carry none, and a value
+  // without its unit cannot be read.
+  const units = meta?.units || placed.unit || catalogEntry(fredId, options)?.unit || '';
+  if (units === '') {
+    throw new InputError(
+      'FRED_NO_UNITS',
+      `FRED series ${fredId}: no units (the download carries none, and neither the mapping nor the FRED catalog gives them); ` +
+        `pass mapping: { ${fredId}: { ..., unit: 'Percent' } } or add the series to packages/taxonomy/registry/fred-catalog.tsv with its units`,
+      { context: { series_id: fredId } },
+    );
+  }
   const input = {
     series_id: fredSeriesId(fredId, options.synthetic),
     source: 'fred',

@@ -1,4 +1,4 @@
-import { microsToIso } from '@asof/calendar';
+import { isUsTradingDay, localDateOfMicros, microsToIso, usSessionClose } from '@asof/calendar';
 import { CollectingSink } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import {
@@ -72,5 +72,38 @@ describe('ingestSyntheticPrices', () => {
     for (let i = 1; i < tr.length; i++)
       worst = Math.max(worst, Math.abs(tr[i] / tr[i - 1] - adj[i] / adj[i - 1]));
     expect(worst).toBeLessThan(1e-3);
+  });
+});
+
+describe('the synthetic Yahoo charts of the default build', () => {
+  it('trade on the US exchange calendar: no bar on an NYSE holiday, early closes at 13:00 New York', () => {
+    const sink = new CollectingSink();
+    ingestSyntheticPrices(sink, { seed: 20260101 });
+    const days = new Set<string>();
+    const off: string[] = [];
+    for (const t of new Set(sink.observations.map((o) => o.timestamp))) {
+      const date = localDateOfMicros(t, 'America/New_York');
+      days.add(date);
+      if (!isUsTradingDay(date) || t !== usSessionClose(date).micros) off.push(microsToIso(t));
+    }
+    expect(off).toEqual([]);
+    expect(days.size).toBeGreaterThan(2000);
+    for (const holiday of ['2016-12-26', '2020-04-10', '2024-11-28', '2024-12-25'])
+      expect(days.has(holiday), holiday).toBe(false);
+    const nyTime = (us: number) =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'America/New_York',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(new Date(us / 1000));
+    const bar = (date: string) =>
+      sink.observations.find(
+        (o) =>
+          o.series_id === 'syn:px:SYNA:close' && localDateOfMicros(o.timestamp, 'America/New_York') === date,
+      )!;
+    expect(nyTime(bar('2024-11-29').timestamp)).toBe('13:00');
+    expect(nyTime(bar('2024-12-24').timestamp)).toBe('13:00');
+    expect(nyTime(bar('2024-12-23').timestamp)).toBe('16:00');
   });
 });

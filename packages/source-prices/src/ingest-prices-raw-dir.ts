@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  checkIsoDate,
-  endOfDayMicros,
-  isoDayNumber,
-  isoToMicros,
-  localDateOfMicros,
-  microsToIso,
-} from '@asof/calendar';
+import { checkIsoDate, endOfDayMicros, isoToMicros, microsToIso } from '@asof/calendar';
 import { type AtomicSink, hasControlChars, InputError, type Micros, printable, SeriesId } from '@asof/schema';
 import type { PriceKind } from '@asof/taxonomy';
+import { collectEntitySplits } from './entity-splits.ts';
+import { type DownloadAfterSplits, inferDownloadsAfterSplits } from './infer-download-after-splits.ts';
 import {
   type MapPricesOptions,
   type MapPricesResult,
@@ -47,8 +42,18 @@ export interface IngestPricesOptions {
   inputSource?: string;
 }
 
-/** How a file's download instant was determined (most to least reliable). */
-export type DownloadTimeSource = 'option' | 'sidecar' | 'file_name' | 'market_time' | 'last_bar';
+/**
+ * How a file's download instant was determined (most to least reliable). `split_evidence`: none was
+ * recorded, and its bars show it was made after a split later than its market time or last bar
+ * (inferDownloadsAfterSplits), so it is dated at that split's ex-date open.
+ */
+export type DownloadTimeSource =
+  | 'option'
+  | 'sidecar'
+  | 'file_name'
+  | 'market_time'
+  | 'last_bar'
+  | 'split_evidence';
 
 export interface IngestedPriceFile {
   file: string;
@@ -68,6 +73,19 @@ export interface IngestPricesResult {
   skipped: { file: string; reason: string }[];
   /** Every vendor-adjusted series id (flag them in `series`). */
   vendorAdjustedSeriesIds: string[];
+}
+
+/** One raw file read, before it is mapped with the other downloads of its instrument. */
+interface PriceEntry {
+  download: PriceDownload;
+  symbol: string;
+  kind: PriceKind | null;
+  source: string;
+  meta: PriceDownloadMeta | null;
+  /** Index into the result's `files`. */
+  file: number;
+  /** The download instant is a lower bound (Yahoo's market time, or the last bar). */
+  assumed: boolean;
 }
 
 const FILE_NAME_DATE = /(?:^|[_.-])(?:dl|downloaded|asof)[-_@]?(\d{4}-\d{2}-\d{2})(?=[_.-]|$)/i;
@@ -90,7 +108,7 @@ function yahooKind(instrumentType: string | null, symbol: string): PriceKind | n
   }
 }
 
-function readSidecar(dir: string, file: string): PriceDownloadMeta | null {
+function readSidecar(dir: string, file: string): { meta: PriceDownloadMeta; file: string } | null {
   const stem = file.replace(/\.(json|csv)$/i, '');
   for (const candidate of [`${file}.meta.json`, `${stem}.meta.json`]) {
     const path = join(dir, candidate);
@@ -117,7 +135,7 @@ function readSidecar(dir: string, file: string): PriceDownloadMeta | null {
         { context: { file: candidate, path: i.path.join('.') } },
       );
     }
-    return parsed.data;
+    return { meta: parsed.data, file: candidate };
   }
   return null;
 }
@@ -186,15 +204,7 @@ export function ingestPricesRawDir(
   const inputSource = options.inputSource ?? 'prices';
   const files: IngestedPriceFile[] = [];
   const skipped: IngestPricesResult['skipped'] = [];
-  interface Entry {
-    download: PriceDownload;
-    symbol: string;
-    kind: PriceKind | null;
-    source: string;
-    meta: PriceDownloadMeta | null;
-    pipelineSplits: SplitEvent[] | null;
-  }
-  const entries: Entry[] = [];
+  const entries: PriceEntry[] = [];
   const skip = (file: string, reason: string): void => {
     skipped.push({ file, reason });
     sink.addWarning({ code: 'PRICES_FILE_SKIPPED', message: `${file}: ${reason}`, count: 1 });
@@ -209,7 +219,8 @@ export function ingestPricesRawDir(
     const buf = readFileSync(path);
     const text = buf.toString('utf8');
     const sha256 = createHash('sha256').update(buf).digest('hex');
-    const meta = readSidecar(dir, file);
+    const sidecar = readSidecar(dir, file);
+    const meta = sidecar?.meta ?? null;
     let parsed: ParsedPriceFile;
     let source: string;
     if (options.userCsv?.[file]) {
@@ -294,25 +305,26 @@ export function ingestPricesRawDir(
       downloadedAt = endOfDayMicros(lastBar, parsed.timeZone);
       how = 'last_bar';
     }
-    if (how === 'market_time' || how === 'last_bar') {
-      sink.addWarning({
-        code: 'PRICES_DOWNLOAD_TIME_ASSUMED',
-        message: `${file}: no download date recorded (option, .meta.json sidecar or dl-YYYY-MM-DD in the name); assumed ${microsToIso(downloadedAt)} from ${how === 'market_time' ? "Yahoo's meta.regularMarketTime" : 'the last bar'}, which may be earlier than the real download`,
-        count: 1,
-      });
-    }
-    const pipelineSplits =
-      options.knownSplits?.[symbol] ??
-      meta?.splits?.map((s) => ({ exDate: s.ex_date, ratio: s.ratio })) ??
-      null;
+    const known: { splits: SplitEvent[]; from: string } | null = options.knownSplits?.[symbol]
+      ? { splits: options.knownSplits[symbol], from: `options.knownSplits.${symbol}` }
+      : meta?.splits && sidecar
+        ? { splits: meta.splits.map((x) => ({ exDate: x.ex_date, ratio: x.ratio })), from: sidecar.file }
+        : null;
     const kind = options.kinds?.[symbol] ?? meta?.kind ?? yahooKind(parsed.instrumentType, symbol);
     entries.push({
-      download: { parsed, downloadedAt, sourceRef: sha256, where: file },
+      download: {
+        parsed,
+        downloadedAt,
+        sourceRef: sha256,
+        where: file,
+        ...(known ? { knownSplits: known.splits, knownSplitsFrom: known.from } : {}),
+      },
       symbol,
       kind,
       source: meta?.source ?? source,
       meta,
-      pipelineSplits,
+      file: files.length,
+      assumed: how === 'market_time' || how === 'last_bar',
     });
     files.push({
       file,
@@ -327,7 +339,7 @@ export function ingestPricesRawDir(
   }
 
   // Group into instruments: symbol × (vendor-adjusted or recoverable).
-  const groups = new Map<string, Entry[]>();
+  const groups = new Map<string, PriceEntry[]>();
   for (const e of entries) {
     const key = `${e.symbol}\u0000${e.download.parsed.adjustment === 'split_dividend' ? 'vadj' : 'raw'}`;
     groups.set(key, [...(groups.get(key) ?? []), e]);
@@ -336,31 +348,8 @@ export function ingestPricesRawDir(
   const vendorAdjustedSeriesIds: string[] = [];
   for (const [, group] of [...groups].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const first = group[0];
-    // Splits are facts about the instrument: any file's or the pipeline's list applies to every vintage.
-    const pipeline = group.flatMap((e) => e.pipelineSplits ?? []);
-    const anyPipeline = group.some((e) => e.pipelineSplits !== null);
-    const fromFiles = group.flatMap((e) => e.download.parsed.splits);
-    const anyListed = group.some((e) => e.download.parsed.splitsListed);
-    const shared = anyPipeline || anyListed ? [...pipeline, ...fromFiles] : undefined;
-    for (const e of group) {
-      e.download.knownSplits = shared;
-      const p = e.download.parsed;
-      const lastBar = latestBarDate({ ...p, splits: [], dividends: [] });
-      const dlDate = localDateOfMicros(e.download.downloadedAt, p.timeZone);
-      if (
-        p.adjustment === 'split' &&
-        !anyPipeline &&
-        lastBar &&
-        isoDayNumber(dlDate) - isoDayNumber(lastBar) > 7
-      ) {
-        sink.addWarning({
-          code: 'PRICES_SPLITS_AFTER_RANGE_UNKNOWN',
-          message: `${e.download.where}: split-adjusted bars end ${lastBar} but the file was downloaded ${dlDate}; splits in between are not in the file and the pipeline listed none, so as-traded values assume there were none. Give "splits" in the .meta.json sidecar or options.knownSplits`,
-          count: 1,
-        });
-      }
-    }
     const kind = group.find((e) => e.kind !== null)?.kind ?? options.defaultKind ?? 'equity';
+    datePriceDownloads(group, kind, files, sink, options.map?.calendar);
     const result = mapPricesToAtomic(
       group.map((e) => e.download),
       sink,
@@ -379,6 +368,57 @@ export function ingestPricesRawDir(
       if (result.seriesFlags[id].vendor_adjustment === 'split_dividend') vendorAdjustedSeriesIds.push(id);
   }
   return { files, instruments, skipped, vendorAdjustedSeriesIds };
+}
+
+/**
+ * Settles the download instants of one instrument's files before they are mapped: a file with no recorded
+ * date whose bars show it was made after a later split (inferDownloadsAfterSplits) is dated at that split's
+ * ex-date open, with PRICES_DOWNLOAD_TIME_INFERRED; any other unrecorded date keeps its assumption, with
+ * PRICES_DOWNLOAD_TIME_ASSUMED. Conflicting split lists fail here, naming both files.
+ */
+function datePriceDownloads(
+  group: PriceEntry[],
+  kind: PriceKind,
+  files: IngestedPriceFile[],
+  sink: AtomicSink,
+  calendar: MapPricesOptions['calendar'],
+): void {
+  group.sort((a, b) => a.download.downloadedAt - b.download.downloadedAt);
+  const downloads = group.map((e) => e.download);
+  const tz = downloads[0].parsed.timeZone;
+  const allDays = calendar === 'all_days' || (calendar === undefined && kind.startsWith('crypto'));
+  const inferred = new Map<number, DownloadAfterSplits>();
+  if (downloads[0].parsed.adjustment !== 'split_dividend') {
+    const { splits } = collectEntitySplits(group[0].symbol, downloads);
+    for (const x of inferDownloadsAfterSplits(
+      downloads,
+      group.map((e) => e.assumed),
+      splits,
+      tz,
+      allDays,
+    ))
+      inferred.set(x.index, x);
+  }
+  group.forEach((e, i) => {
+    const f = files[e.file];
+    const x = inferred.get(i);
+    if (x !== undefined) {
+      e.download.downloadedAt = x.downloadedAt;
+      f.downloadedAt = microsToIso(x.downloadedAt);
+      f.downloadedAtSource = 'split_evidence';
+      sink.addWarning({
+        code: 'PRICES_DOWNLOAD_TIME_INFERRED',
+        message: `${f.file}: no download date recorded; its closes match the as-traded closes of ${x.references.join(', ')} (${x.dates} date(s)) only with the ${x.split.ratio}:1 split of ${x.split.exDate} undone, so it was downloaded after that split: dated ${f.downloadedAt} (its ex-date open), which may still be earlier than the real download`,
+        count: 1,
+      });
+    } else if (e.assumed) {
+      sink.addWarning({
+        code: 'PRICES_DOWNLOAD_TIME_ASSUMED',
+        message: `${f.file}: no download date recorded (option, .meta.json sidecar or dl-YYYY-MM-DD in the name); assumed ${f.downloadedAt} from ${f.downloadedAtSource === 'market_time' ? "Yahoo's meta.regularMarketTime" : 'the last bar'}, which may be earlier than the real download`,
+        count: 1,
+      });
+    }
+  });
 }
 
 /** One line of the build summary's price-quality table (JSON-friendly, small). */

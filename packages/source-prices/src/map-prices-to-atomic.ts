@@ -13,6 +13,13 @@ import {
   type BarQualityReport,
   checkBarQuality,
 } from './check-bar-quality.ts';
+import {
+  actionAvailableAt,
+  collectEntitySplits,
+  type EntitySplits,
+  splitCoverageWarnings,
+  splitsAdjustedIn,
+} from './entity-splits.ts';
 import type {
   DividendEvent,
   ParsedPriceFile,
@@ -21,7 +28,7 @@ import type {
   VendorAdjustment,
 } from './price-types.ts';
 import { totalReturnIndex } from './total-return-index.ts';
-import { mergeSplits, unadjustSplits } from './unadjust-splits.ts';
+import { unadjustSplits } from './unadjust-splits.ts';
 
 const FIELDS: PriceField[] = ['open', 'high', 'low', 'close', 'volume'];
 
@@ -32,8 +39,14 @@ export interface PriceDownload {
   downloadedAt: Micros;
   /** `source_ref` of every row from this file: the raw file's sha256, or `yahoo:<symbol>`. */
   sourceRef: string;
-  /** Splits known to the pipeline (e.g. the 2024 NVDA 10:1 split for a file whose range ends in 2022). */
+  /**
+   * Splits known to the pipeline (e.g. the 2024 NVDA 10:1 split for a file whose range ends in 2022): they
+   * apply to every download of the instrument and win over the files' own event lists. Given (even empty),
+   * the list counts as complete: no warning about splits the files cannot tell.
+   */
   knownSplits?: SplitEvent[];
+  /** Where `knownSplits` came from, for messages (e.g. `NVDA.meta.json`, `options.knownSplits`). */
+  knownSplitsFrom?: string;
   /** Named in messages (file name). */
   where?: string;
 }
@@ -288,62 +301,17 @@ export function mapPricesToAtomic(
 
   const quality: MapPricesResult['quality'] = [];
   const trCloses = new Map<string, number>();
-  const splitsAll: SplitEvent[][] = [];
-  const dividendsByDate = new Map<string, { amount: number; ref: string }>();
-  const splitRefs = new Map<string, string>();
+  const allDays = calendar === 'all_days';
+  const { entity, prepared, dividendsByDate } = prepareDownloads(sorted, sink, {
+    symbol,
+    vendorAdjusted,
+    tz,
+    allDays,
+  });
+  const entitySplits = entity?.splits ?? [];
 
-  // A split's source_ref is the first file that lists it, else the pipeline's known-split list.
-  for (const d of sorted)
-    for (const s of d.parsed.splits) if (!splitRefs.has(s.exDate)) splitRefs.set(s.exDate, d.sourceRef);
-  for (const d of sorted) {
-    for (const s of d.knownSplits ?? [])
-      if (!splitRefs.has(s.exDate)) splitRefs.set(s.exDate, 'pipeline:known_splits');
-  }
-
-  for (const d of sorted) {
-    const where = d.where ?? `${symbol} download`;
-    const p = d.parsed;
-    if (p.issues.length > 0) {
-      const byCode = new Map<string, string[]>();
-      for (const i of p.issues) byCode.set(i.code, [...(byCode.get(i.code) ?? []), i.message]);
-      for (const [code, msgs] of byCode) {
-        sink.addWarning({
-          code: `PRICES_${code}`,
-          message: `${where}: ${msgs.length} row(s): ${msgs.slice(0, 3).join(' | ')}`,
-          count: msgs.length,
-        });
-      }
-    }
-    const downloadDate = localDateOfMicros(d.downloadedAt, tz);
-    let splits: SplitEvent[] = [];
-    let bars: PriceBar[] = p.bars;
-    let dividends: DividendEvent[] = p.dividends;
-    if (!vendorAdjusted) {
-      splits = mergeSplits(p.splits, d.knownSplits ?? []);
-      splitsAll.push(splits);
-      if (p.adjustment === 'split') {
-        if (!p.splitsListed && d.knownSplits === undefined) {
-          sink.addWarning({
-            code: 'PRICES_SPLITS_UNVERIFIED',
-            message: `${where}: split-adjusted history without a split list (the file has no events.splits and the pipeline supplied none); as-traded values assume no splits up to ${downloadDate}. Supply the splits (sidecar .meta.json "splits" or options.knownSplits)`,
-            count: 1,
-          });
-        }
-        ({ bars, dividends } = unadjustSplits(bars, splits, downloadDate, dividends));
-      }
-      for (const div of dividends) {
-        const prev = dividendsByDate.get(div.exDate);
-        if (prev === undefined) dividendsByDate.set(div.exDate, { amount: div.amount, ref: d.sourceRef });
-        else if (!sameValue(prev.amount, div.amount, 1e-4)) {
-          sink.addWarning({
-            code: 'PRICES_DIVIDEND_MISMATCH',
-            message: `${symbol} dividend ex ${div.exDate}: ${where} gives ${div.amount} (as paid) but an earlier download gave ${prev.amount}; kept the first`,
-            count: 1,
-          });
-        }
-      }
-    }
-    const checked = checkBarQuality(bars, { ...options.quality, calendar, splits, where });
+  for (const { d, where, bars } of prepared) {
+    const checked = checkBarQuality(bars, { ...options.quality, calendar, splits: entitySplits, where });
     quality.push({ where, report: checked.report });
     const r = checked.report;
     for (const [code, n] of Object.entries(r.issue_counts)) {
@@ -382,7 +350,7 @@ export function mapPricesToAtomic(
       // Base 100 at the first known bar. A download that adds earlier history moves the base, and the
       // published values are revised at that download's instant; rescaling them back instead would give
       // the earlier bars levels computed from later closes (lookahead).
-      for (const pt of totalReturnIndex(closes, mergeSplits(...splitsAll), divs)) {
+      for (const pt of totalReturnIndex(closes, entitySplits, divs)) {
         emit(trId, sessionClose(pt.date), pt.value, d);
       }
     }
@@ -398,17 +366,16 @@ export function mapPricesToAtomic(
 
   // Corporate actions.
   let corporateActions = 0;
-  const openAt = (date: string): Micros =>
-    calendar === 'all_days' ? localTimeToMicros(date, '00:00', tz) : localTimeToMicros(date, '09:30', tz);
+  const openAt = (date: string): Micros => actionAvailableAt(date, tz, allDays);
   if (!vendorAdjusted) {
-    for (const s of mergeSplits(...splitsAll)) {
+    for (const s of entitySplits) {
       sink.addCorporateAction({
         entity_id: entityId,
         ex_date: s.exDate,
         kind: 'split',
         value: s.ratio,
         available_at: openAt(s.exDate),
-        source_ref: splitRefs.get(s.exDate) ?? sorted[0].sourceRef,
+        source_ref: s.sourceRef,
       });
       corporateActions++;
     }
@@ -436,4 +403,83 @@ export function mapPricesToAtomic(
     revisions,
     corporateActions,
   };
+}
+
+interface PreparedDownload {
+  d: PriceDownload;
+  where: string;
+  /** As traded when the vendor's split adjustment could be undone; else as the file gives them. */
+  bars: PriceBar[];
+}
+
+/**
+ * The instrument's corporate actions from all its downloads, and each download's bars with the splits it is
+ * adjusted for undone: one split list for the entity (collectEntitySplits), applied to every download made
+ * after a split became public, whatever the download's own window; dividends scaled back to the amount paid
+ * and merged into one list (the first download's amount kept, a later different one warned about). Also
+ * warns each file's parse issues and what no file can tell (splitCoverageWarnings).
+ */
+function prepareDownloads(
+  sorted: readonly PriceDownload[],
+  sink: AtomicSink,
+  o: { symbol: string; vendorAdjusted: boolean; tz: string; allDays: boolean },
+): {
+  entity: EntitySplits | null;
+  prepared: PreparedDownload[];
+  dividendsByDate: Map<string, { amount: number; ref: string }>;
+} {
+  const entity = o.vendorAdjusted ? null : collectEntitySplits(o.symbol, sorted);
+  if (entity !== null) {
+    for (const x of entity.overridden) {
+      sink.addWarning({
+        code: 'PRICES_SPLIT_OVERRIDDEN',
+        message: `${x.where}: lists a split of ratio ${x.fileRatio} on ${x.exDate} but ${x.from} gives ${x.ratio}; used ${x.ratio} for every download of ${o.symbol}`,
+        count: 1,
+      });
+    }
+    for (const w of splitCoverageWarnings(o.symbol, sorted, o.tz)) sink.addWarning(w);
+  }
+  const dividendsByDate = new Map<string, { amount: number; ref: string }>();
+  const prepared: PreparedDownload[] = [];
+  for (const d of sorted) {
+    const where = d.where ?? `${o.symbol} download`;
+    const p = d.parsed;
+    if (p.issues.length > 0) {
+      const byCode = new Map<string, string[]>();
+      for (const i of p.issues) byCode.set(i.code, [...(byCode.get(i.code) ?? []), i.message]);
+      for (const [code, msgs] of byCode) {
+        sink.addWarning({
+          code: `PRICES_${code}`,
+          message: `${where}: ${msgs.length} row(s): ${msgs.slice(0, 3).join(' | ')}`,
+          count: msgs.length,
+        });
+      }
+    }
+    let bars: PriceBar[] = p.bars;
+    let dividends: DividendEvent[] = p.dividends;
+    if (entity !== null) {
+      if (p.adjustment === 'split') {
+        const applied = splitsAdjustedIn(entity.splits, d.downloadedAt, o.tz, o.allDays);
+        ({ bars, dividends } = unadjustSplits(
+          bars,
+          applied,
+          localDateOfMicros(d.downloadedAt, o.tz),
+          dividends,
+        ));
+      }
+      for (const div of dividends) {
+        const prev = dividendsByDate.get(div.exDate);
+        if (prev === undefined) dividendsByDate.set(div.exDate, { amount: div.amount, ref: d.sourceRef });
+        else if (!sameValue(prev.amount, div.amount, 1e-4)) {
+          sink.addWarning({
+            code: 'PRICES_DIVIDEND_MISMATCH',
+            message: `${o.symbol} dividend ex ${div.exDate}: ${where} gives ${div.amount} (as paid) but an earlier download gave ${prev.amount}; kept the first`,
+            count: 1,
+          });
+        }
+      }
+    }
+    prepared.push({ d, where, bars });
+  }
+  return { entity, prepared, dividendsByDate };
 }

@@ -40,6 +40,7 @@ function parseFredCatalog(source: RegistrySource, units: readonly Unit[]): FredC
     const entry: FredCatalogEntry = {
       series_id: r.series_id,
       title: r.title,
+      unit: r.units,
       frequency: r.frequency,
       scope: r.scope,
       category: r.category,

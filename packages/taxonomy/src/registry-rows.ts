@@ -37,6 +37,7 @@ export const FredRow = z.object({
     .string()
     .regex(/^[A-Z0-9_]+$/, { error: 'FRED series ids are upper-case letters, digits and _' }),
   title: nonEmpty,
+  units: nonEmpty,
   release: z.string(),
   verified: yesNo,
 });
@@ -88,6 +89,7 @@ export const REGISTRY_COLUMNS = {
   'fred-catalog.tsv': [
     'series_id',
     'title',
+    'units',
     'frequency',
     'scope',
     'category',

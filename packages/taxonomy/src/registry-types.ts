@@ -101,6 +101,8 @@ export interface DetailCategoryEntry {
 export interface FredCatalogEntry extends UnitRef {
   series_id: string;
   title: string;
+  /** FRED's units label (Percent, Index 1982-1984=100…): the series' unit when a download carries none. */
+  unit: string;
   release?: string;
   /** false: the id is believed to exist on FRED but was not checked against the live API. */
   verified: boolean;

@@ -21,6 +21,15 @@ describe('fredCatalog', () => {
     for (const x of rows) expect(findUnit(r, x).frequency).toBe(x.frequency);
   });
 
+  it("gives every series FRED's units label (fredgraph downloads carry none)", () => {
+    const units = new Map(rows.map((x) => [x.series_id, x.unit]));
+    expect(rows.filter((x) => x.unit.trim() === '')).toEqual([]);
+    expect(units.get('UNRATE')).toBe('Percent');
+    expect(units.get('CPIAUCSL')).toBe('Index 1982-1984=100');
+    expect(units.get('GDPC1')).toBe('Billions of Chained 2017 Dollars');
+    expect(units.get('PAYEMS')).toBe('Thousands of Persons');
+  });
+
   it('covers the Country and Inter-country detail categories FRED serves', () => {
     const country = [
       'Treasury Yield',

@@ -1,12 +1,15 @@
 export * from './load-registry-tables.ts';
 export * from './run-models.ts';
+export * from './short-eval-series-warning.ts';
 export * from './stage-sink.ts';
 export * from './write-universe.ts';
 
 /** The universe models in dependency order. */
 export const UNIVERSE_MODELS = [
   'observations',
+  'series_stats',
   'series',
+  'short_eval_series',
   'tasks',
   'corporate_actions',
   'invariant_violations',

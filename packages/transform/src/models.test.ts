@@ -5,6 +5,7 @@ import { Duck, listValue } from '@asof/duck';
 import type { SeriesInput } from '@asof/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertInvariants, createStagingTables, modelPath, runModels } from './run-models.ts';
+import { shortEvalSeriesWarning } from './short-eval-series-warning.ts';
 import { StageSink } from './stage-sink.ts';
 
 const T = (iso: string) => Date.parse(iso) * 1000;
@@ -53,9 +54,13 @@ async function stage(rows: [string, string, number | null][], series: SeriesInpu
     else sink.addObservation({ ...row, value });
   }
   sink.close();
-  await runModels(duck, ['observations', 'series', 'invariant_violations'], {
-    eval_start: '2020-01-01T00:00:00Z',
-  });
+  await runModels(
+    duck,
+    ['observations', 'series_stats', 'series', 'short_eval_series', 'invariant_violations'],
+    {
+      eval_start: '2020-01-01T00:00:00Z',
+    },
+  );
 }
 
 describe('observations model', () => {
@@ -87,9 +92,40 @@ describe('observations model', () => {
       ['2019-09-30T23:59:59Z', '2019-10-30T12:30:00Z', 3],
       ['2019-12-31T23:59:59Z', '2020-01-30T12:30:00Z', 4], // released after eval_start: not history
       ['2018-12-31T23:59:59Z', '2019-01-30T12:30:00Z', 0],
-      ['2020-03-31T23:59:59Z', '2020-04-29T12:30:00Z', 5], // something to evaluate
+      // one full horizon from eval_start: an origin and its 4 quarterly target steps
+      ['2020-03-31T23:59:59Z', '2020-04-29T12:30:00Z', 5],
+      ['2020-06-30T23:59:59Z', '2020-07-30T12:30:00Z', 6],
+      ['2020-09-30T23:59:59Z', '2020-10-29T12:30:00Z', 7],
+      ['2020-12-31T23:59:59Z', '2021-01-28T12:30:00Z', 8],
+      ['2021-03-31T23:59:59Z', '2021-04-29T12:30:00Z', 9],
     ]);
     expect((await duck.one<{ e: boolean }>('SELECT eval_target AS e FROM series')).e).toBe(true);
+    expect(await duck.all('SELECT * FROM short_eval_series')).toEqual([]);
+    expect(await shortEvalSeriesWarning(duck, '2020-01-01')).toBeNull();
+  });
+
+  it('does not mark a series too short for one full horizon after eval_start, and says so', async () => {
+    await stage([
+      ['2018-12-31T23:59:59Z', '2019-01-30T12:30:00Z', 0],
+      ['2019-03-31T23:59:59Z', '2019-04-26T12:30:00Z', 1],
+      ['2019-06-30T23:59:59Z', '2019-07-26T12:30:00Z', 2],
+      ['2019-09-30T23:59:59Z', '2019-10-30T12:30:00Z', 3],
+      // 4 steps from eval_start: an origin would need 1 + 4
+      ['2020-03-31T23:59:59Z', '2020-04-29T12:30:00Z', 5],
+      ['2020-06-30T23:59:59Z', '2020-07-30T12:30:00Z', 6],
+      ['2020-09-30T23:59:59Z', '2020-10-29T12:30:00Z', 7],
+      ['2020-12-31T23:59:59Z', '2021-01-28T12:30:00Z', 8],
+    ]);
+    expect((await duck.one<{ e: boolean }>('SELECT eval_target AS e FROM series')).e).toBe(false);
+    const short = await duck.all<{ series_id: string; n_from_eval_start: bigint; prediction_length: number }>(
+      'SELECT * FROM short_eval_series',
+    );
+    expect(short.map((r) => [r.series_id, Number(r.n_from_eval_start), r.prediction_length])).toEqual([
+      ['x:gdp', 4, 4],
+    ]);
+    const w = await shortEvalSeriesWarning(duck, '2020-01-01');
+    expect(w).toMatchObject({ code: 'EVAL_TARGET_TOO_SHORT', count: 1 });
+    expect(w?.message).toContain('x:gdp (3 of 4 target steps)');
   });
 
   it('does not mark a series that ended before eval_start', async () => {
