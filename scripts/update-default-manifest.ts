@@ -2,7 +2,7 @@
 // (npm run golden:default). The golden drops git_commit/git_dirty, which dataset_id ignores too.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, loadPipeline, resolveOutDir } from '@asof/cli';
+import { buildUniverse, loadPipeline } from '@asof/cli';
 import { canonicalJson } from '@asof/manifest';
 
 const repo = join(import.meta.dirname, '..');
@@ -10,7 +10,9 @@ process.chdir(repo);
 const config = loadPipeline(join(repo, 'pipelines/default.json'));
 const { manifest } = await buildUniverse({
   config,
-  outDir: resolveOutDir('out/default', repo),
+  outDir: 'out/default',
+  cwd: repo,
+  inputs: [join(repo, 'pipelines/default.json')],
   log: (l) => process.stderr.write(`${l}\n`),
 });
 const golden = { ...manifest, created_by: { ...manifest.created_by, git_commit: null, git_dirty: null } };

@@ -1,41 +1,61 @@
-import { appendFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildUniverse } from '@asof/cli';
 import { PipelineConfig } from '@asof/schema';
-import { DEFAULT_REGISTRY_DIR, loadRegistry } from '@asof/taxonomy';
+import { DEFAULT_REGISTRY_DIR, defaultRegistry, expandMetricColumns, loadRegistry } from '@asof/taxonomy';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asof, removeOutput, scratchOut } from './helpers.ts';
 
+/** units.tsv rows read without the loader: scope, category, detail_category, frequency, eval_target, finverse. */
+function unitRows(): string[][] {
+  return readFileSync(join(DEFAULT_REGISTRY_DIR, 'units.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+    .slice(1)
+    .map((l) => l.split('\t'));
+}
+
 describe('asof taxonomy --json', () => {
-  it('counts the FinVerse universe exactly', async () => {
+  it("lists exactly the FinVerse tables' units, marked, beside the extensions", async () => {
     const r = await asof('taxonomy', '--json');
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout);
     // biome-ignore lint/suspicious/noExplicitAny: JSON document from the CLI
     const fv = (xs: any[]): any[] => xs.filter((x) => x.finverse);
-    expect(fv(doc.scopes)).toHaveLength(3);
-    expect(fv(doc.categories)).toHaveLength(13);
-    expect(fv(doc.detail_categories)).toHaveLength(103);
-    expect(new Set(fv(doc.detail_categories).map((d: { name: string }) => d.name)).size).toBe(101);
-    expect(fv(doc.units)).toHaveLength(119);
-    expect(fv(doc.units).filter((u: { eval_target: boolean }) => u.eval_target)).toHaveLength(75);
-    expect(fv(doc.metric_columns)).toHaveLength(78);
-    const byMetric: Record<string, number> = {};
-    for (const c of fv(doc.metric_columns)) byMetric[c.metric] = (byMetric[c.metric] ?? 0) + 1;
-    expect(byMetric).toEqual({
-      HR: 11,
-      MASE_rel: 11,
-      MASE_abs: 11,
-      DHR: 8,
-      D2HR: 8,
-      IC: 8,
-      MASE_ori: 1,
-      return: 5,
-      vol: 5,
-      Sharpe: 5,
-      MDD: 5,
-    });
+    // The expected counts come from the registry's FinVerse rows (the ../shared/spec facts copied into
+    // units.tsv, finverse = yes): an extension unit, evaluated or not, changes none of them.
+    const rows = unitRows();
+    const finverse = rows.filter((u) => u[5] === 'yes');
+    const key = (u: { scope: string; category: string; detail_category: string; frequency: string }) =>
+      [u.scope, u.category, u.detail_category, u.frequency].join('|');
+    expect(fv(doc.units).map(key)).toEqual(finverse.map((u) => u.slice(0, 4).join('|')));
+    expect(fv(doc.units).filter((u: { eval_target: boolean }) => u.eval_target)).toHaveLength(
+      finverse.filter((u) => u[4] === 'yes').length,
+    );
+    expect(doc.units).toHaveLength(rows.length);
+    expect(fv(doc.scopes)).toHaveLength(new Set(finverse.map((u) => u[0])).size);
+    expect(fv(doc.categories)).toHaveLength(new Set(finverse.map((u) => `${u[0]}|${u[1]}`)).size);
+    expect(fv(doc.detail_categories)).toHaveLength(
+      new Set(finverse.map((u) => u.slice(0, 3).join('|'))).size,
+    );
+    const columns = expandMetricColumns(defaultRegistry(), { finverseOnly: true });
+    expect(fv(doc.metric_columns)).toHaveLength(columns.length);
+    expect(new Set(fv(doc.metric_columns).map((c: { metric: string }) => c.metric))).toEqual(
+      new Set([
+        'HR',
+        'MASE_rel',
+        'MASE_abs',
+        'DHR',
+        'D2HR',
+        'IC',
+        'MASE_ori',
+        'return',
+        'vol',
+        'Sharpe',
+        'MDD',
+      ]),
+    );
   });
 });
 
@@ -58,7 +78,11 @@ describe('the registry in the manifest', () => {
     });
     const dir = mkdtempSync(join(tmpdir(), 'asof-registry-'));
     cpSync(DEFAULT_REGISTRY_DIR, dir, { recursive: true });
-    appendFileSync(join(dir, 'units.tsv'), 'Inter-country\tCommodity\tContainer Freight\tW\tno\tno\n');
+    // A unit the registry does not have yet (whatever detail categories were added since).
+    const names = new Set(defaultRegistry().detailCategories.map((d) => d.name));
+    let name = 'Container Freight';
+    for (let i = 2; names.has(name); i++) name = `Container Freight ${i}`;
+    appendFileSync(join(dir, 'units.tsv'), `Inter-country\tCommodity\t${name}\tW\tno\tno\n`);
     const one = await buildUniverse({ config, outDir: a.abs, registry: loadRegistry() });
     const two = await buildUniverse({
       config,

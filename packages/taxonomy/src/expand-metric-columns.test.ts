@@ -1,27 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frequency } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { expandMetricColumns, expandUnitTasks, parseUnitKey, unitTasks } from './expand-metric-columns.ts';
 import { UnknownUnitError } from './find-unit.ts';
 import { horizonSteps } from './horizon-steps.ts';
-import { DEFAULT_REGISTRY_DIR, defaultRegistry } from './load-registry.ts';
-
-/** Data rows of a registry TSV, read independently of the loader (comments and header dropped). */
-function rawRows(file: string): string[][] {
-  const lines = readFileSync(join(DEFAULT_REGISTRY_DIR, file), 'utf8').split('\n');
-  return lines
-    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-    .slice(1)
-    .map((l) => l.split('\t'));
-}
+import { defaultRegistry } from './load-registry.ts';
+import { rawRegistryRows as rawRows, rawUnitRows } from './raw-registry-rows.ts';
 
 /** The expansion recomputed straight from the files: assignment rows × variant combinations. */
 function recompute(finverseOnly: boolean): Set<string> {
   const finverseUnits = new Set(
-    rawRows('units.tsv')
-      .filter((r) => r[5] === 'yes')
-      .map((r) => r.slice(0, 4).join('|')),
+    rawUnitRows()
+      .filter((u) => u.finverse)
+      .map((u) => [u.scope, u.category, u.detail_category, u.frequency].join('|')),
   );
   const variants = new Map(
     rawRows('variants.tsv').map(([id, combos]) => [
@@ -44,23 +34,35 @@ function recompute(finverseOnly: boolean): Set<string> {
 describe('expandMetricColumns', () => {
   const cols = expandMetricColumns(defaultRegistry(), { finverseOnly: true });
 
-  it('gives exactly the 78 FinVerse metric columns, per family as SPEC §6 says', () => {
-    expect(cols).toHaveLength(78);
-    const perMetric: Record<string, number> = {};
-    for (const c of cols) perMetric[c.metric] = (perMetric[c.metric] ?? 0) + 1;
-    expect(perMetric).toEqual({
-      HR: 11,
-      MASE_rel: 11,
-      MASE_abs: 11,
-      DHR: 8,
-      D2HR: 8,
-      IC: 8,
-      MASE_ori: 1,
-      return: 5,
-      vol: 5,
-      Sharpe: 5,
-      MDD: 5,
-    });
+  it("gives one column per FinVerse assignment × variant pair, per family as the tables' rows give", () => {
+    // SPEC §6's published sizes (78 columns, HR 11, …) are checked against ../shared/spec in
+    // shared-spec.test.ts; here the expected counts come from the registry's FinVerse rows themselves.
+    const perMetric = (keys: Iterable<string>) => {
+      const out: Record<string, number> = {};
+      for (const k of keys) {
+        const metric = k.split('|')[1];
+        out[metric] = (out[metric] ?? 0) + 1;
+      }
+      return out;
+    };
+    const want = recompute(true);
+    expect(cols).toHaveLength(want.size);
+    expect(perMetric(cols.map((c) => `${c.aspect}|${c.metric}|${c.p}|${c.h}`))).toEqual(perMetric(want));
+    expect(Object.keys(perMetric(want)).sort()).toEqual(
+      [
+        'HR',
+        'MASE_rel',
+        'MASE_abs',
+        'DHR',
+        'D2HR',
+        'IC',
+        'MASE_ori',
+        'return',
+        'vol',
+        'Sharpe',
+        'MDD',
+      ].sort(),
+    );
   });
 
   it('equals the expansion recomputed from the registry files', () => {
@@ -106,7 +108,8 @@ describe('unitTasks', () => {
         expect(t.h_steps).toBe(t.h === null ? null : horizonSteps(u.frequency, t.h));
       }
     }
-    expect(evaluated).toBe(75);
+    // Every evaluated unit, FinVerse or extension (extensions may be scored too).
+    expect(evaluated).toBe(rawUnitRows().filter((u) => u.eval_target).length);
   });
 
   it('scores a business-daily FX pair on D5 with BD steps', () => {
@@ -132,7 +135,11 @@ describe('unitTasks', () => {
 
   it('expandUnitTasks flattens every evaluated unit', () => {
     const rows = expandUnitTasks(r, { finverseOnly: true });
-    expect(new Set(rows.map((t) => t.unit_key)).size).toBe(75);
+    expect(new Set(rows.map((t) => t.unit_key)).size).toBe(
+      rawUnitRows().filter((u) => u.finverse && u.eval_target).length,
+    );
+    const all = expandUnitTasks(r);
+    expect(new Set(all.map((t) => t.unit_key)).size).toBe(rawUnitRows().filter((u) => u.eval_target).length);
     expect(parseUnitKey(rows[0].unit_key).frequency as Frequency).toBe(rows[0].frequency);
   });
 });

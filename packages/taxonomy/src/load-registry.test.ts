@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unitTasks } from './expand-metric-columns.ts';
 import { findUnit } from './find-unit.ts';
 import { DEFAULT_REGISTRY_DIR, defaultRegistry, loadRegistry, REGISTRY_FILES } from './load-registry.ts';
+import { rawUnitRows } from './raw-registry-rows.ts';
 import { taxonomyDocument } from './taxonomy-document.ts';
 
 const temps: string[] = [];
@@ -20,6 +21,18 @@ function fixtureRegistry(): string {
   return dir;
 }
 
+/**
+ * A detail category name the shipped registry does not have yet (`wanted`, else `wanted` with a suffix): the
+ * README's own example (Wage Growth) may have been added by then, and a fixture must not collide with it.
+ */
+function unusedDetailCategory(wanted: string): string {
+  const names = new Set(defaultRegistry().detailCategories.map((d) => d.name));
+  let name = wanted;
+  for (let i = 2; names.has(name); i++) name = `${wanted} ${i}`;
+  return name;
+}
+const NEW = unusedDetailCategory('Wage Growth');
+
 function lineCount(path: string): number {
   return readFileSync(path, 'utf8').replace(/\n$/, '').split('\n').length;
 }
@@ -34,22 +47,45 @@ function loadError(dir: string): { code: string; message: string; context: Recor
 }
 
 describe('the shipped registry', () => {
-  it('holds FinVerse: 3 scopes, 13 categories, 101 detail categories (103 triples), 119 units, 75 evaluated', () => {
+  it("holds exactly the FinVerse tables' units, and derives their scopes, categories and detail categories", () => {
+    // The FinVerse rows of units.tsv (finverse = yes) are the ../shared/spec facts (shared-spec.test.ts
+    // checks them row by row); what the loader derives from them must match a recount of the raw file.
+    const rows = rawUnitRows().filter((u) => u.finverse);
     const doc = taxonomyDocument(defaultRegistry());
     const fv = <T extends { finverse: boolean }>(xs: T[]) => xs.filter((x) => x.finverse);
-    expect(fv(doc.scopes)).toHaveLength(3);
-    expect(fv(doc.categories)).toHaveLength(13);
-    expect(fv(doc.detail_categories)).toHaveLength(103);
-    expect(new Set(fv(doc.detail_categories).map((d) => d.name)).size).toBe(101);
-    expect(fv(doc.units)).toHaveLength(119);
-    expect(fv(doc.units).filter((u) => u.eval_target)).toHaveLength(75);
+    const key = (...xs: string[]) => xs.join('|');
+    expect(fv(doc.units).map((u) => key(u.scope, u.category, u.detail_category, u.frequency))).toEqual(
+      rows.map((u) => key(u.scope, u.category, u.detail_category, u.frequency)),
+    );
+    expect(fv(doc.units).filter((u) => u.eval_target)).toHaveLength(rows.filter((u) => u.eval_target).length);
+    expect(new Set(fv(doc.scopes).map((s) => s.name))).toEqual(new Set(rows.map((u) => u.scope)));
+    expect(new Set(fv(doc.categories).map((c) => key(c.scope, c.name)))).toEqual(
+      new Set(rows.map((u) => key(u.scope, u.category))),
+    );
+    const triples = new Set(rows.map((u) => key(u.scope, u.category, u.detail_category)));
+    expect(fv(doc.detail_categories)).toHaveLength(triples.size);
+    expect(new Set(fv(doc.detail_categories).map((d) => d.name))).toEqual(
+      new Set(rows.map((u) => u.detail_category)),
+    );
   });
 
-  it('marks extensions finverse false and never evaluates them', () => {
+  it('marks extensions finverse false, and scores an evaluated extension like any evaluated unit', () => {
     const r = defaultRegistry();
     const ext = r.units.filter((u) => !u.finverse);
     expect(ext.length).toBeGreaterThan(0);
-    expect(ext.filter((u) => u.eval_target)).toEqual([]);
+    expect(ext.map((u) => u.key)).toEqual(
+      rawUnitRows()
+        .filter((u) => !u.finverse)
+        .map((u) => `${u.scope} / ${u.category} / ${u.detail_category} / ${u.frequency}`),
+    );
+    // The rule is "FinVerse units are exactly the paper's; extensions are marked", not "extensions are
+    // never scored": an evaluated extension gets tasks from its own assignment rows.
+    for (const u of ext.filter((x) => x.eval_target)) {
+      expect(
+        unitTasks(r, u.key).filter((t) => t.metric === 'MASE_ori'),
+        u.key,
+      ).toHaveLength(1);
+    }
     const annual = ext.filter((u) => u.category === 'Fundamentals' && u.frequency === 'A');
     expect(annual).toHaveLength(14);
     // A detail category with FinVerse units stays FinVerse even when it also has an extension unit.
@@ -179,20 +215,20 @@ describe('bad registry input names the file and line', () => {
   it('rejects an evaluated unit without assignments', () => {
     const dir = fixtureRegistry();
     const path = join(dir, 'units.tsv');
-    appendFileSync(path, 'Country\tMacro Indicators\tWage Growth\tM\tyes\tno\n');
+    appendFileSync(path, `Country\tMacro Indicators\t${NEW}\tM\tyes\tno\n`);
     const err = loadError(dir);
     expect(err.message).toContain(
-      `units.tsv line ${lineCount(path)}: unit Country / Macro Indicators / Wage Growth / M`,
+      `units.tsv line ${lineCount(path)}: unit Country / Macro Indicators / ${NEW} / M`,
     );
     expect(err.message).toContain('no rows in assignments.tsv');
   });
 
   it('rejects an extension whose variant does not fit its frequency', () => {
     const dir = fixtureRegistry();
-    appendFileSync(join(dir, 'units.tsv'), 'Country\tMacro Indicators\tWage Growth\tQ\tyes\tno\n');
+    appendFileSync(join(dir, 'units.tsv'), `Country\tMacro Indicators\t${NEW}\tQ\tyes\tno\n`);
     appendFileSync(
       join(dir, 'assignments.tsv'),
-      'Country\tMacro Indicators\tWage Growth\tQ\tPoint-wise\tHR\tM10\n',
+      `Country\tMacro Indicators\t${NEW}\tQ\tPoint-wise\tHR\tM10\n`,
     );
     expect(loadError(dir).message).toMatch(/variant M10 uses .*\(1m,1m\).* not defined at frequency Q/);
   });
@@ -202,7 +238,7 @@ describe('bad registry input names the file and line', () => {
     const path = join(dir, 'fred-catalog.tsv');
     appendFileSync(
       path,
-      'GS10\t10-Year Treasury (monthly)\tPercent\tM\tCountry\tFixed Income\tTreasury Yield\tH.15\tyes\n',
+      'GS10\t10-Year Treasury (monthly)\tM\tCountry\tFixed Income\tTreasury Yield\tH.15\tyes\n',
     );
     const err = loadError(dir);
     expect(err.message).toContain(`fred-catalog.tsv line ${lineCount(path)}:`);
@@ -219,12 +255,12 @@ describe('bad registry input names the file and line', () => {
 describe('adding a detail category is one registry entry', () => {
   it('loads a new evaluated unit and expands its tasks', () => {
     const dir = fixtureRegistry();
-    appendFileSync(join(dir, 'units.tsv'), 'Country\tMacro Indicators\tWage Growth\tM\tyes\tno\n');
+    appendFileSync(join(dir, 'units.tsv'), `Country\tMacro Indicators\t${NEW}\tM\tyes\tno\n`);
     appendFileSync(
       join(dir, 'assignments.tsv'),
       [
-        'Country\tMacro Indicators\tWage Growth\tM\tPoint-wise\tHR,MASE_abs\tM4',
-        'Country\tMacro Indicators\tWage Growth\tM\tPoint-wise\tMASE_ori\tN/A',
+        `Country\tMacro Indicators\t${NEW}\tM\tPoint-wise\tHR,MASE_abs\tM4`,
+        `Country\tMacro Indicators\t${NEW}\tM\tPoint-wise\tMASE_ori\tN/A`,
         '',
       ].join('\n'),
     );
@@ -234,11 +270,11 @@ describe('adding a detail category is one registry entry', () => {
     const unit = findUnit(r, {
       scope: 'Country',
       category: 'Macro Indicators',
-      detail_category: 'Wage Growth',
+      detail_category: NEW,
       frequency: 'M',
     });
     expect(unit).toMatchObject({ eval_target: true, finverse: false });
-    expect(r.detailCategories.find((d) => d.name === 'Wage Growth')?.finverse).toBe(false);
+    expect(r.detailCategories.find((d) => d.name === NEW)?.finverse).toBe(false);
     const tasks = unitTasks(r, unit.key);
     // M4 has 4 (p,h) pairs, so HR and MASE_abs give 4 each, plus one MASE_ori.
     expect(tasks).toHaveLength(9);
@@ -248,11 +284,11 @@ describe('adding a detail category is one registry entry', () => {
       ['1h', '1m', 6, 1],
       ['1y', '1m', 12, 1],
     ]);
-    expect(taxonomyDocument(r).units.filter((u) => u.detail_category === 'Wage Growth')).toEqual([
+    expect(taxonomyDocument(r).units.filter((u) => u.detail_category === NEW)).toEqual([
       {
         scope: 'Country',
         category: 'Macro Indicators',
-        detail_category: 'Wage Growth',
+        detail_category: NEW,
         frequency: 'M',
         eval_target: true,
         finverse: false,

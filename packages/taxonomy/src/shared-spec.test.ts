@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FREQUENCY_NAMES } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
+import { expandMetricColumns } from './expand-metric-columns.ts';
 import { defaultRegistry } from './load-registry.ts';
 
 const specDir = fileURLToPath(new URL('../../../../shared/spec/', import.meta.url));
@@ -66,5 +67,33 @@ describe.skipIf(!has)('registry equals the FinVerse tables (needs ../shared/spec
         [FREQUENCY_NAMES[h.frequency], h.prediction_length, h.minimum_lookback].join('|'),
       ),
     ).toEqual(horizons);
+  });
+
+  it("gives SPEC §6's published sizes: 119 units (75 evaluated), 101 detail categories, 78 metric columns", () => {
+    // The one place these numbers are written down: they are the paper's, so they hold for its tables and
+    // for the registry's FinVerse part, whatever extensions (evaluated or not) units.tsv adds.
+    const units = spec('finverse-detail-coverage.tsv');
+    expect(new Set(units.map((c) => c[0])).size).toBe(3);
+    expect(new Set(units.map((c) => `${c[0]}|${c[1]}`)).size).toBe(13);
+    expect(new Set(units.map((c) => `${c[0]}|${c[1]}|${c[2]}`)).size).toBe(103);
+    expect(new Set(units.map((c) => c[2])).size).toBe(101);
+    expect(units).toHaveLength(119);
+    expect(units.filter((c) => c[4] === 'yes')).toHaveLength(75);
+    const perMetric: Record<string, number> = {};
+    for (const c of expandMetricColumns(r, { finverseOnly: true }))
+      perMetric[c.metric] = (perMetric[c.metric] ?? 0) + 1;
+    expect(perMetric).toEqual({
+      HR: 11,
+      MASE_rel: 11,
+      MASE_abs: 11,
+      DHR: 8,
+      D2HR: 8,
+      IC: 8,
+      MASE_ori: 1,
+      return: 5,
+      vol: 5,
+      Sharpe: 5,
+      MDD: 5,
+    });
   });
 });

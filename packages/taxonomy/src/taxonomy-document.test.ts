@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { expandMetricColumns } from './expand-metric-columns.ts';
 import { defaultRegistry } from './load-registry.ts';
 import { taxonomyDocument } from './taxonomy-document.ts';
 
@@ -65,8 +66,12 @@ describe('taxonomyDocument', () => {
     expect(new Set(doc.categories.map((c) => c.scope))).toEqual(new Set(doc.scopes.map((s) => s.name)));
   });
 
-  it('marks the 78 FinVerse metric columns', () => {
-    expect(doc.metric_columns.filter((c) => c.finverse)).toHaveLength(78);
+  it('marks the FinVerse metric columns', () => {
+    const key = (c: { aspect: string; metric: string; p: string | null; h: string | null }) =>
+      `${c.aspect}|${c.metric}|${c.p}|${c.h}`;
+    expect(doc.metric_columns.filter((c) => c.finverse).map(key)).toEqual(
+      expandMetricColumns(defaultRegistry(), { finverseOnly: true }).map(key),
+    );
     const ori = doc.metric_columns.filter((c) => c.metric === 'MASE_ori');
     expect(ori).toEqual([{ aspect: 'Point-wise', metric: 'MASE_ori', p: null, h: null, finverse: true }]);
   });
