@@ -8,6 +8,7 @@ import { asof, asofBin, REPO, removeOutput, scratchOut } from './helpers.ts';
 
 const first = scratchOut('default-a');
 const second = scratchOut('default-b');
+const fintsb = scratchOut('default-fintsb');
 let manifest: Manifest;
 let buildOutput = '';
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
 afterAll(() => {
   removeOutput(first.abs);
   removeOutput(second.abs);
+  removeOutput(fintsb.abs);
 });
 
 /** The manifest without the fields that name the commit, which dataset_id also ignores. */
@@ -117,6 +119,58 @@ describe('the default build', () => {
     const cov = await asof('taxonomy', '--coverage', join(first.rel, 'manifest.json'));
     expect(cov.code, cov.stderr).toBe(0);
     expect(cov.stdout).toMatch(/Equity OHLCV Close\s+BD/);
+  });
+
+  it('exports FinTSB with the README defaults: one close series per instrument per dataset', async () => {
+    const r = await asof(
+      'export',
+      'fintsb',
+      '--manifest',
+      join(first.rel, 'manifest.json'),
+      '--out',
+      fintsb.rel,
+      '--json',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const { k, field } = JSON.parse(r.stdout) as { k: number; field: string };
+    expect(field).toBe('close');
+    expect(r.stderr).toContain(`k = ${k}: the largest dataset size`);
+    const { Duck } = await import('@asof/duck');
+    const duck = await Duck.open();
+    const rows = await duck.all<{
+      dataset: string;
+      n: bigint;
+      entities: bigint;
+      units: string[];
+      fields: string[];
+    }>(
+      `SELECT m.dataset, count(*) AS n, count(DISTINCT coalesce(s.entity_id, s.series_id)) AS entities,
+         list(DISTINCT s.detail_category ORDER BY s.detail_category) AS units, list(DISTINCT m.field) AS fields
+       FROM read_parquet('${join(fintsb.abs, 'members.parquet')}') AS m
+       JOIN read_parquet('${join(first.abs, 'series.parquet')}') AS s USING (series_id)
+       GROUP BY m.dataset ORDER BY m.dataset`,
+    );
+    duck.close();
+    expect(rows).toHaveLength(4 * 5);
+    for (const d of rows) {
+      expect(Number(d.n), d.dataset).toBe(k);
+      expect(Number(d.entities), d.dataset).toBe(k);
+      expect(d.fields).toEqual(['close']);
+      for (const u of d.units) expect(u, d.dataset).toMatch(/ OHLCV Close$|^US Equity Index$/);
+    }
+    // A k the universe cannot fill fails naming the one that works.
+    const big = await asof(
+      'export',
+      'fintsb',
+      '--manifest',
+      join(first.rel, 'manifest.json'),
+      '--out',
+      `${fintsb.rel}-300`,
+      '--k',
+      '300',
+    );
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(`use --k ${k} or fewer`);
   });
 
   it('trades every synthetic bar on a US session: no NYSE holiday, 13:00 New York on early closes', async () => {

@@ -47,7 +47,7 @@ const universeReaders = (): string[][] => [
     '--out',
     'f',
     '--k',
-    '2',
+    '1',
     '--datasets',
     '1',
     '--length',

@@ -1,6 +1,14 @@
 import { dirname, resolve } from 'node:path';
-import { exportFintsb, type PatternStatistics } from '@asof/patterns';
+import {
+  exportFintsb,
+  FINTSB_FIELDS,
+  FINTSB_K,
+  type FintsbField,
+  type PatternStatistics,
+  type PriceFieldUnit,
+} from '@asof/patterns';
 import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
+import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -9,7 +17,29 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const EXPORT_USAGE =
-  'asof export fintsb --manifest M --out DIR [--k 300] [--length 250] [--datasets 5] [--frequency BD] [--labels quota|threshold] [--json]';
+  'asof export fintsb --manifest M --out DIR [--k N] [--length 250] [--datasets 5] [--frequency BD] [--field open|high|low|close|volume] [--labels quota|threshold] [--json]';
+
+/**
+ * The registry's price units and their OHLCV fields: price-kinds.tsv (live, raw and synthetic price files)
+ * and the embedded default build's rows that name a field (embedded.tsv).
+ */
+export function priceFieldUnits(registry: Registry = defaultRegistry()): PriceFieldUnit[] {
+  const rows = [
+    ...registry.priceKinds,
+    ...registry.embedded.filter((e): e is typeof e & { field: string } => e.field !== null),
+  ];
+  const out = new Map<string, PriceFieldUnit>();
+  for (const r of rows) {
+    if (!(FINTSB_FIELDS as readonly string[]).includes(r.field)) continue;
+    const unit = { scope: r.scope, category: r.category, detail_category: r.detail_category };
+    // Conflicting rows are kept apart so exportFintsb refuses them, naming the unit.
+    out.set(`${unit.scope}|${unit.category}|${unit.detail_category}|${r.field}`, {
+      ...unit,
+      field: r.field as FintsbField,
+    });
+  }
+  return [...out.values()];
+}
 
 /** Parses a whole positive number option, naming the flag and the value when it is not one. */
 function positive(name: string, text: string | undefined, fallback: number): number {
@@ -37,6 +67,7 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
       length: { type: 'string' },
       datasets: { type: 'string' },
       frequency: { type: 'string' },
+      field: { type: 'string' },
       labels: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -45,7 +76,7 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (v.help) {
     io.out(
-      `${EXPORT_USAGE}\n\nWrites a FinTSB-style benchmark from a universe built with segments: per movement pattern (uptrend,\ndowntrend, volatile, extreme) N datasets of K series sharing one calendar segment, L steps each, no\n(series, segment) pair used twice, split 7:1:2 in time, returns normalised across each day's series,\nplus statistics.parquet (mean ADF, lag-1 autocorrelation, forecastability per pattern) and a derived\nmanifest naming the parent dataset_id. --labels quota (FinTSB's ranking, default) or threshold.\n`,
+      `${EXPORT_USAGE}\n\nWrites a FinTSB-style benchmark from a universe built with segments: per movement pattern (uptrend,\ndowntrend, volatile, extreme) N datasets of K series sharing one calendar segment, L steps each, no\n(series, segment) pair used twice, split 7:1:2 in time, returns normalised across each day's series,\nplus statistics.parquet (mean ADF, lag-1 autocorrelation, forecastability per pattern) and a derived\nmanifest naming the parent dataset_id. --labels quota (FinTSB's ranking, default) or threshold.\nEach dataset is one price field (--field, default close) of K distinct instruments the universe\nevaluates: one series per instrument (its total-return index when it has one), never two fields of one\ninstrument. Without --k, K is the largest (at most FinTSB's ${FINTSB_K}) that gives N datasets of every\npattern; a --k that is too large fails naming the one that works.\n`,
     );
     return 0;
   }
@@ -63,6 +94,10 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
   if (!(FREQUENCIES as readonly string[]).includes(frequency)) {
     throw new InputError('USAGE', `--frequency ${frequency}: expected one of ${FREQUENCIES.join(', ')}`);
   }
+  const field = (v.field as string | undefined) ?? 'close';
+  if (!(FINTSB_FIELDS as readonly string[]).includes(field)) {
+    throw new InputError('USAGE', `--field ${field}: expected one of ${FINTSB_FIELDS.join(', ')}`);
+  }
   const labels = (v.labels as string | undefined) ?? 'quota';
   if (labels !== 'quota' && labels !== 'threshold') {
     throw new InputError('USAGE', `--labels ${labels}: expected quota or threshold`);
@@ -71,22 +106,24 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
   const result = await exportFintsb({
     manifestPath: resolve(io.cwd, v.manifest),
     outDir: resolve(io.cwd, v.out),
-    k: positive('k', v.k as string | undefined, 300),
+    k: v.k === undefined ? undefined : positive('k', v.k as string, 1),
     length: positive('length', v.length as string | undefined, 250),
     datasets: positive('datasets', v.datasets as string | undefined, 5),
     frequency: frequency as Frequency,
+    field: field as FintsbField,
+    priceFields: priceFieldUnits(),
     labelMode: labels,
     createdBy: { asof_version: ASOF_VERSION, git_commit: git.commit, git_dirty: git.dirty },
     log: (line) => io.err(`asof export: ${line}\n`),
   });
   if (v.json) {
     io.out(
-      `${JSON.stringify({ manifest: result.manifestPath, dataset_id: result.manifest.dataset_id, parent_dataset_id: result.manifest.parent_dataset_id, statistics: result.statistics })}\n`,
+      `${JSON.stringify({ manifest: result.manifestPath, dataset_id: result.manifest.dataset_id, parent_dataset_id: result.manifest.parent_dataset_id, k: result.k, field: result.field, statistics: result.statistics })}\n`,
     );
   } else {
     io.out(renderStatistics(result.statistics));
     io.out(
-      `\ndataset_id ${result.manifest.dataset_id} (parent ${result.manifest.parent_dataset_id})\nmanifest   ${result.manifestPath}\n`,
+      `\n${result.k} ${result.field} series of distinct instruments per dataset\ndataset_id ${result.manifest.dataset_id} (parent ${result.manifest.parent_dataset_id})\nmanifest   ${result.manifestPath}\n`,
     );
   }
   nextHint(

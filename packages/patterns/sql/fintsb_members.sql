@@ -1,18 +1,17 @@
 -- fintsb_members: the (series, segment) pairs of each FinTSB-style dataset (SPEC §7, FinTSB §4.1): per
--- movement pattern, up to $datasets datasets of exactly $k series that share one calendar segment of
--- $frequency (so their days align for the per-day normalisation).
+-- movement pattern, up to $datasets datasets of exactly $k series that share one calendar segment (so
+-- their days align for the per-day normalisation), drawn from fintsb_candidates.
 -- grain: (dataset, series_id)
--- invariants: a dataset holds $k members of one pattern and one segment; no (series_id, segment) pair
---   is in two datasets (each pair has one label, and a segment's pool is cut into disjoint chunks);
---   only segments with all three characteristics defined take part. Pattern = quota_label when
---   $label_mode = 'quota', else the threshold label. Datasets are numbered per pattern from the most
---   recent segment back; within a segment's pool, members are taken in md5(series_id) order, which
---   mixes detail categories and entities instead of following the alphabet.
+-- invariants: a dataset holds $k members of one pattern and one segment, of $k distinct instruments and
+--   one price field (fintsb_candidates has one series per instrument and segment, all of one field); no
+--   (series_id, segment) pair is in two datasets (each pair has one label, and a segment's pool is cut
+--   into disjoint chunks). Datasets are numbered per pattern from the most recent segment back; within a
+--   segment's pool, members are taken in md5(series_id) order, which mixes detail categories and
+--   entities instead of following the alphabet.
 WITH source AS (
-  SELECT series_id, segment, frequency, detail_category, first_timestamp, last_timestamp,
-    CASE WHEN $label_mode = 'quota' THEN quota_label ELSE label END AS pattern
-  FROM segments
-  WHERE frequency = $frequency AND adf_stat IS NOT NULL AND acf1 IS NOT NULL AND forecastability IS NOT NULL
+  SELECT series_id, segment, frequency, detail_category, first_timestamp, last_timestamp, instrument, field,
+    pattern
+  FROM fintsb_candidates
 ),
 pooled AS (
   SELECT *,
@@ -32,7 +31,7 @@ renamed AS (
 ),
 final AS (
   SELECT pattern || '_' || dataset_no AS dataset, pattern, dataset_no, series_id, segment, frequency,
-    detail_category, first_timestamp, last_timestamp
+    detail_category, instrument, field, first_timestamp, last_timestamp
   FROM renamed
   WHERE dataset_no <= $datasets
 )

@@ -11,6 +11,7 @@ import {
 } from '@asof/manifest';
 import { planOutput, writeOutputDir } from '@asof/output';
 import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
+import { chooseDatasetSize, FINTSB_K, type FintsbPool } from './choose-dataset-size.ts';
 import { runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
 import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
@@ -18,18 +19,40 @@ import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
 export const FINTSB_PATTERNS = ['uptrend', 'downtrend', 'volatile', 'extreme'] as const;
 export type FintsbPattern = (typeof FINTSB_PATTERNS)[number];
 
+/** The OHLCV fields a dataset can be made of. */
+export const FINTSB_FIELDS = ['open', 'high', 'low', 'close', 'volume'] as const;
+export type FintsbField = (typeof FINTSB_FIELDS)[number];
+
+/** A price unit of the taxonomy: series of (scope, category, detail_category) are `field` bars of an instrument. */
+export interface PriceFieldUnit {
+  scope: string;
+  category: string;
+  detail_category: string;
+  field: FintsbField;
+}
+
 export interface ExportFintsbOptions {
   /** The parent universe's manifest.json (verified before anything is read). */
   manifestPath: string;
   /** Output folder; replaced as a whole only once the export is complete. */
   outDir: string;
-  /** Series per dataset (FinTSB: 300). */
+  /**
+   * Series (distinct instruments) per dataset. Default: the largest k up to FinTSB's 300 that gives
+   * `datasets` datasets of every pattern from what the parent holds.
+   */
   k?: number;
   /** Steps per dataset, ≤ the segment length of `frequency` (FinTSB: 250 trading days). */
   length?: number;
   /** Datasets per pattern (FinTSB: 5). */
   datasets?: number;
   frequency?: Frequency;
+  /** The one price field every cross-section is made of (default close). */
+  field?: FintsbField;
+  /**
+   * The universe's price units and their fields (the registry's price-kinds.tsv and embedded.tsv rows):
+   * only series of these units take part, one per instrument (entity_id) and segment.
+   */
+  priceFields: readonly PriceFieldUnit[];
   /** 'quota' = FinTSB's ranking within a cross-section (default); 'threshold' = SPEC §7 thresholds. */
   labelMode?: 'quota' | 'threshold';
   createdBy?: { asof_version: string; git_commit: string | null; git_dirty: boolean | null };
@@ -52,6 +75,9 @@ export interface ExportFintsbResult {
   manifest: Manifest;
   manifestPath: string;
   statistics: PatternStatistics[];
+  /** Series per dataset: --k, or the one chosen from the parent. */
+  k: number;
+  field: FintsbField;
 }
 
 function positiveInt(name: string, v: number): number {
@@ -69,7 +95,12 @@ function positiveInt(name: string, v: number): number {
  * manifest (kind 'fintsb-export') naming the parent's dataset_id.
  */
 export async function exportFintsb(options: ExportFintsbOptions): Promise<ExportFintsbResult> {
-  const k = positiveInt('k', options.k ?? 300);
+  const k = options.k === undefined ? undefined : positiveInt('k', options.k);
+  const field = options.field ?? 'close';
+  if (!(FINTSB_FIELDS as readonly string[]).includes(field)) {
+    throw new InputError('USAGE', `--field ${field}: expected one of ${FINTSB_FIELDS.join(', ')}`);
+  }
+  const priceFields = checkPriceFields(options.priceFields);
   const length = positiveInt('length', options.length ?? 250);
   const nDatasets = positiveInt('datasets', options.datasets ?? 5);
   const frequency = options.frequency ?? 'BD';
@@ -93,7 +124,13 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
       },
       (work) =>
         verified.guard(() =>
-          exportInto(work.dir, verified, { k, length, nDatasets, frequency, labelMode }, options, log),
+          exportInto(
+            work.dir,
+            verified,
+            { k, field, priceFields, length, nDatasets, frequency, labelMode },
+            options,
+            log,
+          ),
         ),
     );
     log(`done: ${join(path, 'manifest.json')}`);
@@ -101,6 +138,8 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
       manifest: value.manifest,
       manifestPath: join(path, 'manifest.json'),
       statistics: value.statistics,
+      k: value.k,
+      field,
     };
   } finally {
     verified.close();
@@ -111,11 +150,19 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
 async function exportInto(
   tmp: string,
   verified: VerifiedManifest,
-  o: { k: number; length: number; nDatasets: number; frequency: Frequency; labelMode: 'quota' | 'threshold' },
+  o: {
+    k: number | undefined;
+    field: FintsbField;
+    priceFields: readonly PriceFieldUnit[];
+    length: number;
+    nDatasets: number;
+    frequency: Frequency;
+    labelMode: 'quota' | 'threshold';
+  },
   options: ExportFintsbOptions,
   log: (line: string) => void,
-): Promise<{ manifest: Manifest; statistics: PatternStatistics[] }> {
-  const { k, length, nDatasets, frequency, labelMode } = o;
+): Promise<{ manifest: Manifest; statistics: PatternStatistics[]; k: number }> {
+  const { field, length, nDatasets, frequency, labelMode } = o;
   const parent = verified.manifest;
   const segmentsOut = verified.files('segments');
   if (segmentsOut.length !== 1) {
@@ -156,14 +203,16 @@ async function exportInto(
         epoch: mine.grid_epoch,
       }),
       frequency,
-      k,
+      field,
       datasets: nDatasets,
       label_mode: labelMode,
       length,
     };
-    await runSegmentModel(duck, 'fintsb_members', params);
-    await assertEnoughDatasets(duck, k, nDatasets, labelMode, frequency);
-    log(`selected ${FINTSB_PATTERNS.length} × ${nDatasets} datasets of ${k} series`);
+    await loadCandidateInputs(duck, file(seriesOut[0]), o.priceFields);
+    await runSegmentModel(duck, 'fintsb_candidates', params);
+    const k = await decideDatasetSize(duck, o.k, { nDatasets, labelMode, frequency, field }, log);
+    await runSegmentModel(duck, 'fintsb_members', { ...params, k });
+    log(`selected ${FINTSB_PATTERNS.length} × ${nDatasets} datasets of ${k} ${field} series`);
 
     // Only the members' series are re-segmented: segment_steps is per series, so the steps are the same
     // as in the parent build.
@@ -226,7 +275,15 @@ async function exportInto(
     }
     await write('statistics.parquet', 'fintsb_statistics', 'SELECT * FROM fintsb_statistics', 'pattern');
 
-    const config = { k, length, datasets: nDatasets, frequency, label_mode: labelMode };
+    const config = {
+      k,
+      k_chosen: o.k === undefined,
+      field,
+      length,
+      datasets: nDatasets,
+      frequency,
+      label_mode: labelMode,
+    };
     const manifest = finalizeDerivedManifest(parent, {
       suffix: 'fintsb',
       kind: 'fintsb-export',
@@ -239,53 +296,93 @@ async function exportInto(
       summary: { datasets: names.length, statistics },
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
-    return { manifest, statistics };
+    return { manifest, statistics, k };
   } finally {
     duck.close();
   }
 }
 
-async function assertEnoughDatasets(
+/** One field per price unit: a unit listed with two fields would put two fields of an instrument in a dataset. */
+function checkPriceFields(rows: readonly PriceFieldUnit[]): PriceFieldUnit[] {
+  const seen = new Map<string, PriceFieldUnit>();
+  for (const r of rows) {
+    const key = `${r.scope} / ${r.category} / ${r.detail_category}`;
+    const prior = seen.get(key);
+    if (prior !== undefined && prior.field !== r.field) {
+      throw new InputError(
+        'PRICE_FIELDS_CONFLICT',
+        `price unit ${key} is listed as both ${prior.field} and ${r.field}; a unit holds one OHLCV field (check price-kinds.tsv and embedded.tsv)`,
+        { context: { unit: key, fields: [prior.field, r.field] } },
+      );
+    }
+    seen.set(key, r);
+  }
+  return [...seen.values()];
+}
+
+/** universe_series (the parent's series attributes) and price_fields, the inputs of fintsb_candidates. */
+async function loadCandidateInputs(
   duck: Duck,
-  k: number,
-  n: number,
-  mode: string,
-  frequency: string,
+  seriesFile: string,
+  priceFields: readonly PriceFieldUnit[],
 ): Promise<void> {
-  const have = await duck.all<{ pattern: string; n: bigint }>(
-    'SELECT pattern, count(DISTINCT dataset) AS n FROM fintsb_members GROUP BY pattern',
+  await duck.run(
+    `CREATE TABLE universe_series AS
+     SELECT series_id, scope, category, detail_category, entity_id, eval_target
+     FROM read_parquet(${quoteLiteral(seriesFile)})`,
   );
-  const short = FINTSB_PATTERNS.filter((p) => Number(have.find((h) => h.pattern === p)?.n ?? 0) < n);
-  if (short.length === 0) return;
-  // The largest k that would still give n datasets per pattern: the n-th largest pool of each pattern.
-  const pools = await duck.all<{ pattern: string; pool: bigint }>(
-    `SELECT pattern, pool FROM (
-       SELECT pattern, count(*) AS pool, row_number() OVER (PARTITION BY pattern ORDER BY count(*) DESC) AS r
-       FROM (
-         SELECT CASE WHEN $mode = 'quota' THEN quota_label ELSE label END AS pattern, segment
-         FROM segments
-         WHERE frequency = $frequency AND adf_stat IS NOT NULL AND acf1 IS NOT NULL AND forecastability IS NOT NULL
-       )
-       WHERE pattern IS NOT NULL
-       GROUP BY pattern, segment
-     ) WHERE r = $n`,
-    { mode, n, frequency },
+  await duck.run(
+    'CREATE TABLE price_fields (scope VARCHAR, category VARCHAR, detail_category VARCHAR, field VARCHAR)',
   );
-  const maxK = Math.min(...FINTSB_PATTERNS.map((p) => Number(pools.find((x) => x.pattern === p)?.pool ?? 0)));
-  throw new InputError(
-    'NOT_ENOUGH_SEGMENTS',
-    `cannot make ${n} disjoint datasets of ${k} series for pattern(s) ${short.join(', ')} (${mode} labels): ${
-      have.map((h) => `${h.pattern} ${h.n}`).join(', ') || 'none'
-    } possible; ${maxK > 0 ? `use --k ${maxK} or fewer` : 'use fewer --datasets'}${mode === 'quota' ? ', or --labels threshold' : ''}`,
-    {
-      context: {
-        k,
-        datasets: n,
-        mode,
-        possible: have.map((h) => ({ pattern: h.pattern, datasets: Number(h.n) })),
-      },
-    },
+  for (const f of priceFields) {
+    await duck.run('INSERT INTO price_fields VALUES ($s, $c, $d, $f)', {
+      s: f.scope,
+      c: f.category,
+      d: f.detail_category,
+      f: f.field,
+    });
+  }
+}
+
+/** --k, checked against the candidate pools, or (without it) the largest that works, logged with why. */
+async function decideDatasetSize(
+  duck: Duck,
+  k: number | undefined,
+  o: { nDatasets: number; labelMode: 'quota' | 'threshold'; frequency: string; field: string },
+  log: (line: string) => void,
+): Promise<number> {
+  const { instruments, series } = await duck.one<{ instruments: bigint; series: bigint }>(
+    'SELECT count(DISTINCT instrument) AS instruments, count(DISTINCT series_id) AS series FROM fintsb_candidates',
   );
+  if (Number(series) === 0) {
+    throw new InputError(
+      'NO_FINTSB_SERIES',
+      `frequency ${o.frequency}, field ${o.field}: the parent has no labelled segments of ${o.field} price series of evaluated instruments; a FinTSB dataset is one price field of distinct instruments (try another --field or --frequency)`,
+      { context: { frequency: o.frequency, field: o.field } },
+    );
+  }
+  const pools = (
+    await duck.all<{ pattern: string; segment: number; size: bigint }>(
+      `SELECT pattern, segment, count(*) AS size FROM fintsb_candidates
+       WHERE pattern IS NOT NULL GROUP BY pattern, segment ORDER BY pattern, segment`,
+    )
+  ).map((p): FintsbPool => ({ pattern: p.pattern, segment: p.segment, size: Number(p.size) }));
+  const chosen = chooseDatasetSize({
+    pools,
+    patterns: FINTSB_PATTERNS,
+    datasets: o.nDatasets,
+    k,
+    labelMode: o.labelMode,
+    frequency: o.frequency,
+    field: o.field,
+    instruments: Number(instruments),
+  });
+  if (k === undefined) {
+    log(
+      `k = ${chosen}: the largest dataset size (at most FinTSB's ${FINTSB_K}) that gives ${o.nDatasets} datasets of every pattern from the ${o.frequency} ${o.field} series of ${Number(instruments)} instruments; pass --k to choose`,
+    );
+  }
+  return chosen;
 }
 
 /** Per pattern, the mean characteristics over the exported (dataset, series) returns. */

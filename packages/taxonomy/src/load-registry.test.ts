@@ -238,7 +238,7 @@ describe('bad registry input names the file and line', () => {
     const path = join(dir, 'fred-catalog.tsv');
     appendFileSync(
       path,
-      'GS10\t10-Year Treasury (monthly)\tM\tCountry\tFixed Income\tTreasury Yield\tH.15\tyes\n',
+      'GS10\t10-Year Treasury (monthly)\tPercent\tM\tCountry\tFixed Income\tTreasury Yield\tH.15\tyes\n',
     );
     const err = loadError(dir);
     expect(err.message).toContain(`fred-catalog.tsv line ${lineCount(path)}:`);
