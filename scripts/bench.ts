@@ -10,6 +10,7 @@ import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
+import * as runner from '@asof/runner';
 import { type ManifestOutput, PipelineConfig } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
 import * as split from '@asof/split';
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     storage: { type: 'string' },
     'skip-patterns': { type: 'boolean', default: false },
     'skip-split': { type: 'boolean', default: false },
+    'skip-run': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -247,6 +249,35 @@ if (args['skip-split'] || !runSplit) {
     });
     const n = r.manifest.outputs.reduce((s, o) => s + o.rows, 0);
     return { rows: n, note: `${r.manifest.outputs.length} files` };
+  });
+}
+
+// The runner (issue 17): a trivial model (the last value, plain JS) over the whole split through asof run's
+// protocol; the note has the runner's overhead (wall − waiting for the model). Peak RSS here is the bench
+// process's so far: packages/runner/bench/run-default.ts measures the runner alone on the default split.
+if (args['skip-split'] || args['skip-run'] || !runSplit) {
+  console.log(`run              skipped (${args['skip-run'] ? '--skip-run' : 'no split'})`);
+} else {
+  await stage('run', async () => {
+    const trivial = join(root, 'packages', 'runner', 'bench', 'trivial-model.mjs');
+    const forecasts = `${outDir}-run.parquet`;
+    const t = performance.now();
+    const r = await runner.runModel({
+      manifestPath: join(`${outDir}-split`, 'manifest.json'),
+      command: `${process.execPath} ${trivial}`,
+      name: 'trivial',
+      outPath: forecasts,
+      cwd: root,
+      runner: { name: 'asof-bench', version: ASOF_VERSION },
+      log: detail,
+    });
+    const wall = (performance.now() - t) / 1000;
+    rmSync(forecasts, { force: true });
+    rmSync(join(dirname(forecasts), '.asof', basename(forecasts)), { recursive: true, force: true });
+    return {
+      rows: r.record.guard.rows,
+      note: `${r.record.pairs.asked.toLocaleString('en-US')} pairs, ${r.record.batches} batches; runner overhead ${(wall - r.record.runtime.model_seconds).toFixed(1)} s (model ${r.record.runtime.model_seconds.toFixed(1)} s)`,
+    };
   });
 }
 

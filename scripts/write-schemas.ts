@@ -1,11 +1,17 @@
 // Regenerates schemas/*.schema.json from the zod schemas in @asof/schema (npm run schemas).
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { modelProtocolJsonSchema } from '@asof/runner';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
 import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
 
 const dir = join(import.meta.dirname, '..', 'schemas');
-const all = { ...jsonSchemas(), forecast: forecastJsonSchema(), results: resultsJsonSchema() };
+const all = {
+  ...jsonSchemas(),
+  forecast: forecastJsonSchema(),
+  results: resultsJsonSchema(),
+  'model-protocol': modelProtocolJsonSchema(),
+};
 for (const [stem, schema] of Object.entries(all)) {
   const path = join(dir, `${stem}.schema.json`);
   writeFileSync(`${path}.tmp`, jsonSchemaText(schema));

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { modelProtocolJsonSchema } from '@asof/runner';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
 import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ describe('schemas/', () => {
       ...jsonSchemas(),
       forecast: forecastJsonSchema(),
       results: resultsJsonSchema(),
+      'model-protocol': modelProtocolJsonSchema(),
     };
     const files = readdirSync(join(REPO, 'schemas'))
       .filter((f) => f.endsWith('.schema.json'))

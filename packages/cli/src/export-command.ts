@@ -11,6 +11,7 @@ import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
+import { exportCsvCommand } from './export-csv-command.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
@@ -74,6 +75,7 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
     EXPORT_USAGE,
   );
   const v = parsed.values as Record<string, string | boolean | undefined>;
+  if (parsed.positionals[0] === 'csv') return exportCsvCommand(v, parsed.positionals.slice(1), io);
   if (v.help) {
     io.out(
       `${EXPORT_USAGE}\n\nWrites a FinTSB-style benchmark from a universe built with segments: per movement pattern (uptrend,\ndowntrend, volatile, extreme) N datasets of K series sharing one calendar segment, L steps each, no\n(series, segment) pair used twice, split 7:1:2 in time, returns normalised across each day's series,\nplus statistics.parquet (mean ADF, lag-1 autocorrelation, forecastability per pattern) and a derived\nmanifest naming the parent dataset_id. --labels quota (FinTSB's ranking, default) or threshold.\nEach dataset is one price field (--field, default close) of K distinct instruments the universe\nevaluates: one series per instrument (its total-return index when it has one), never two fields of one\ninstrument. Without --k, K is the largest (at most FinTSB's ${FINTSB_K}) that gives N datasets of every\npattern; a --k that is too large fails naming the one that works.\n`,

@@ -15,8 +15,10 @@ import {
   verifyCommand,
 } from './commands.ts';
 import { EXPORT_USAGE, exportCommand } from './export-command.ts';
+import { EXPORT_CSV_USAGE } from './export-csv-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
 import { REPORT_USAGE, reportCommand } from './report-command.ts';
+import { RUN_USAGE, runCommand } from './run-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
 import { SERIES_USAGE, seriesCommand } from './series-command.ts';
 import { SPLIT_USAGE, splitCommand } from './split-command.ts';
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   ingest: ingestCommand,
   baselines: baselinesCommand,
   score: scoreCommand,
+  run: runCommand,
   export: exportCommand,
   report: reportCommand,
   split: splitCommand,
@@ -42,7 +45,9 @@ const USAGE = `asof — point-in-time-correct financial benchmark universes
   ${SPLIT_USAGE}
   ${BASELINES_USAGE}
   ${SCORE_USAGE}
+  ${RUN_USAGE}
   ${EXPORT_USAGE}
+  ${EXPORT_CSV_USAGE}
   ${REPORT_USAGE}
   ${VERIFY_USAGE}
   ${SERIES_USAGE}

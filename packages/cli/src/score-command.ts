@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
+import { readRunRecords } from '@asof/runner';
 import { InputError } from '@asof/schema';
 import { checkForecastsReadable, coverageSummary, scoreSplit, writeResults } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
@@ -96,6 +97,9 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         universeManifest: universe,
         log: (line) => io.err(`asof score: ${line}\n`),
       });
+      // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.
+      const runs = readRunRecords(forecastPaths);
+      if (runs.length) scored.runs = runs;
       await faultPoint('run:midway');
       writeResults(dir, scored);
       return scored;

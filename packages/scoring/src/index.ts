@@ -147,6 +147,7 @@ export {
   Coverage,
   MetricValue,
   RankBlock,
+  RunRecord,
   resultsJsonSchema,
   ScoringConfig,
   ScoringResults,

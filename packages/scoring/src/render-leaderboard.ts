@@ -158,6 +158,24 @@ function partialSection(results: ScoringResults, baselines: Set<string>): string
   return out.join('\n');
 }
 
+/** Models run by `asof run`: what each was served through the look-ahead guard, and how it was started. */
+function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
+  const rows = runs.map((r) => [
+    md(r.model),
+    `${r.pairs.forecast} of ${r.pairs.asked} pairs${r.pairs.skipped ? ` (${r.pairs.skipped} skipped)` : ''}`,
+    `${r.guard.requests} requests, ${r.guard.rows} rows`,
+    r.fit ? `${r.fit.series} series, ${r.fit.rows} rows` : 'declined',
+    `${r.protocol_version}`,
+    `${r.runtime.seconds.toFixed(1)} s (model ${r.runtime.model_seconds.toFixed(1)} s)`,
+    md(r.command.join(' ')),
+  ]);
+  return [
+    '## Model runs (asof run, behind the look-ahead guard)\n',
+    table(['model', 'answered', 'guard checks', 'fit snapshot', 'protocol', 'run time', 'command'], rows),
+    '',
+  ].join('\n');
+}
+
 function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   const rows = Object.entries(blocks).map(([group, b]) => [
     md(group),
@@ -187,6 +205,7 @@ export function renderLeaderboard(results: ScoringResults): string {
       `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${md(results.origins.overlap_reason)}).\n`,
   );
   out.push(coverageSection(results, baselines));
+  if (results.runs?.length) out.push(runsSection(results.runs));
   out.push(
     '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
   );

@@ -126,6 +126,49 @@ const BaselineWin = z
   })
   .strict();
 
+/** What `asof run` recorded about a model it ran (packages/runner; docs/model-protocol.md). */
+export const RunRecord = z
+  .object({
+    model: z.string().describe('the --name the forecasts carry'),
+    protocol_version: z.number().int(),
+    command: z.array(z.string()).describe('the model command, word by word (started without a shell)'),
+    files: z
+      .array(z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int() }).strict())
+      .describe('the files the command names that exist (its program too), hashed when the run started'),
+    split_dataset_id: Sha256,
+    runner: z.object({ name: z.string(), version: z.string() }).strict(),
+    model_reported: z
+      .object({ name: z.string().nullable(), version: z.string().nullable() })
+      .strict()
+      .describe('the name and version the model gave in its hello'),
+    forecast_kind: z.enum(['point', 'quantiles', 'samples']),
+    fit: z
+      .object({ series: z.number().int(), rows: z.number().int() })
+      .strict()
+      .nullable()
+      .describe('the training snapshot sent; null when the model declined it'),
+    guard: z
+      .object({ requests: z.number().int(), rows: z.number().int() })
+      .strict()
+      .describe('look-ahead guard checks: historyAt requests (one per pair) and rows checked before serving'),
+    pairs: z
+      .object({ asked: z.number().int(), forecast: z.number().int(), skipped: z.number().int() })
+      .strict()
+      .describe('(series, origin) pairs sent, answered with a path, and skipped by the model'),
+    batches: z.number().int(),
+    runtime: z
+      .object({
+        started_at: z.string(),
+        seconds: z.number().describe('wall time of the run'),
+        model_seconds: z.number().describe('of which the runner waited for the model'),
+        node: z.string(),
+        platform: z.string(),
+      })
+      .strict(),
+  })
+  .strict();
+export type RunRecord = z.infer<typeof RunRecord>;
+
 export const ScoringResults = z
   .object({
     results_version: z.literal(1),
@@ -207,6 +250,12 @@ export const ScoringResults = z
       )
       .describe('each partial model against the baselines on exactly its points'),
     baselines_win: z.array(BaselineWin),
+    runs: z
+      .array(RunRecord)
+      .optional()
+      .describe(
+        'for models run by asof run: the run record from the forecasts file (guard checks, command, hashes)',
+      ),
     warnings: z.array(
       z.object({ code: z.string(), message: z.string(), count: z.number().int().optional() }).strict(),
     ),

@@ -1,0 +1,234 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { InputError } from '@asof/schema';
+
+/** Why the model stopped answering: it exited, or it took longer than the timeout. */
+export type ModelFailure =
+  | { kind: 'exited'; code: number | null; signal: string | null; stderr: string[] }
+  | { kind: 'timeout'; seconds: number; stderr: string[] };
+
+/** Thrown by ModelProcess when the child cannot answer; the runner turns it into a ModelRunError naming what it waited for. */
+export class ModelFailureSignal extends Error {
+  constructor(readonly failure: ModelFailure) {
+    super(failure.kind);
+  }
+}
+
+export interface ModelProcessOptions {
+  argv: readonly string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** The longest the model may take for one reply (and to read one message, and to exit after bye). */
+  timeoutMs: number;
+  /** Each line the model writes to stderr (its log), as it comes. */
+  onStderr?: (line: string) => void;
+}
+
+const STDERR_TAIL = 5;
+
+/**
+ * The model as a child process speaking newline-delimited JSON: `send` writes one line to its stdin
+ * (waiting for the pipe to drain, within the timeout), `receive` waits for its next stdout line. The child
+ * runs in a process group of its own so that a timeout or a failed run ends it and whatever it started;
+ * the group is also killed if asof exits while it runs. No shell is involved.
+ */
+export class ModelProcess {
+  private readonly lines: string[] = [];
+  /** performance.now() when each queued line was complete (the model's answer time). */
+  private readonly lineTimes: number[] = [];
+  private parts: string[] = [];
+  private waiter: (() => void) | null = null;
+  private closed = false;
+  private exit: { code: number | null; signal: string | null } | null = null;
+  private readonly stderrTail: string[] = [];
+  private stderrPart = '';
+  private readonly killOnExit = () => this.kill();
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly options: ModelProcessOptions,
+  ) {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.onStderr(chunk));
+    // A model that exits early closes its stdin: the write fails with EPIPE; the exit is what is reported.
+    child.stdin.on('error', () => {});
+    child.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+    });
+    child.on('close', (code, signal) => {
+      this.exit ??= { code, signal };
+      if (this.stderrPart) this.pushStderr(this.stderrPart);
+      this.stderrPart = '';
+      this.closed = true;
+      process.off('exit', this.killOnExit);
+      this.wake();
+    });
+    process.on('exit', this.killOnExit);
+  }
+
+  /** Starts the model; a program that does not exist or cannot be executed is bad input (exit 2). */
+  static async start(options: ModelProcessOptions): Promise<ModelProcess> {
+    const [program, ...args] = options.argv;
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        const why =
+          err.code === 'ENOENT'
+            ? 'no such program (not a path that exists, nor a command on PATH)'
+            : err.code === 'EACCES'
+              ? 'not executable'
+              : err.message;
+        reject(
+          new InputError(
+            'MODEL_COMMAND_NOT_STARTED',
+            `--model: cannot start ${JSON.stringify(program)}: ${why}; give a program and its arguments, e.g. --model "python3 examples/python/ewma_model.py"`,
+            { context: { value: program, errno: err.code } },
+          ),
+        );
+      });
+    });
+    return new ModelProcess(child, options);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private onStdout(chunk: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', start);
+      if (nl === -1) break;
+      this.parts.push(chunk.slice(start, nl));
+      this.lines.push(this.parts.join(''));
+      this.lineTimes.push(performance.now());
+      this.parts = [];
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.parts.push(chunk.slice(start));
+    this.wake();
+  }
+
+  private onStderr(chunk: string): void {
+    const text = this.stderrPart + chunk;
+    const lines = text.split('\n');
+    this.stderrPart = lines.pop() ?? '';
+    for (const line of lines) this.pushStderr(line);
+  }
+
+  private pushStderr(line: string): void {
+    const clean = line.replace(/\r$/, '');
+    this.options.onStderr?.(clean);
+    if (clean.trim() === '') return;
+    this.stderrTail.push(clean);
+    if (this.stderrTail.length > STDERR_TAIL) this.stderrTail.shift();
+  }
+
+  private wake(): void {
+    const w = this.waiter;
+    this.waiter = null;
+    w?.();
+  }
+
+  private failure(kind: 'exited' | 'timeout'): ModelFailureSignal {
+    const stderr = [...this.stderrTail];
+    if (kind === 'timeout') {
+      return new ModelFailureSignal({ kind, seconds: this.options.timeoutMs / 1000, stderr });
+    }
+    return new ModelFailureSignal({
+      kind,
+      code: this.exit?.code ?? null,
+      signal: this.exit?.signal ?? null,
+      stderr,
+    });
+  }
+
+  /** Waits until `ready()` holds, the child has closed its pipes, or the timeout passes. */
+  private async waitFor(ready: () => boolean): Promise<void> {
+    const deadline = Date.now() + this.options.timeoutMs;
+    while (!ready()) {
+      if (this.closed) throw this.failure('exited');
+      const left = deadline - Date.now();
+      if (left <= 0) throw this.failure('timeout');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** Writes one message line; waits (within the timeout) while the model has not read what was sent. */
+  async send(line: string): Promise<void> {
+    if (this.closed || this.child.stdin.destroyed) throw this.failure('exited');
+    const flushed = this.child.stdin.write(`${line}\n`);
+    if (flushed) return;
+    let drained = false;
+    const onDrain = () => {
+      drained = true;
+      this.wake();
+    };
+    this.child.stdin.once('drain', onDrain);
+    try {
+      await this.waitFor(() => drained);
+    } finally {
+      this.child.stdin.off('drain', onDrain);
+    }
+  }
+
+  /** The model's next stdout line (without the newline) and when it was complete (performance.now()). */
+  async receive(): Promise<{ line: string; at: number }> {
+    await this.waitFor(() => this.lines.length > 0);
+    return { line: this.lines.shift()!, at: this.lineTimes.shift()! };
+  }
+
+  /** True when the model wrote more lines than were asked for. */
+  hasPendingLines(): boolean {
+    return this.lines.length > 0 || this.parts.length > 0;
+  }
+
+  /** Closes stdin (after bye) and waits for the model to exit; a non-zero status or a signal is a failure. */
+  async finish(): Promise<{ code: number | null; signal: string | null }> {
+    this.child.stdin.end();
+    // Lines written after bye are ignored; the exit is what counts.
+    await this.waitFor(() => this.closed);
+    const exit = this.exit ?? { code: null, signal: null };
+    if (exit.code !== 0) throw this.failure('exited');
+    return exit;
+  }
+
+  /** Ends the model and everything it started (its process group). */
+  kill(): void {
+    if (this.closed || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  /** Kills the model if it still runs and waits for its pipes to close. */
+  async dispose(): Promise<void> {
+    if (this.closed) return;
+    this.kill();
+    const deadline = Date.now() + 5000;
+    while (!this.closed && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.waiter = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+}

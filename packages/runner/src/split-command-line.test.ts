@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { splitCommandLine } from './split-command-line.ts';
+
+describe('splitCommandLine', () => {
+  it('splits words like a POSIX shell splits a simple command', () => {
+    expect(splitCommandLine('python3 examples/python/ewma_model.py')).toEqual([
+      'python3',
+      'examples/python/ewma_model.py',
+    ]);
+    expect(splitCommandLine(`  python3  "my model.py"  --alpha='0.3 0.5' a\\ b "q\\"x" ''`)).toEqual([
+      'python3',
+      'my model.py',
+      '--alpha=0.3 0.5',
+      'a b',
+      'q"x',
+      '',
+    ]);
+    expect(splitCommandLine(`sh -c 'python3 m.py | tee log'`)).toEqual([
+      'sh',
+      '-c',
+      'python3 m.py | tee log',
+    ]);
+  });
+
+  it('refuses unclosed quotes, an empty command and shell operators, saying what to do', () => {
+    expect(() => splitCommandLine('python3 "m.py')).toThrow(/unclosed " quote/);
+    expect(() => splitCommandLine('   ')).toThrow(/is empty; give the command/);
+    expect(() => splitCommandLine('python3 m.py > log')).toThrow(/'>' is a shell operator.*sh -c/);
+    expect(() => splitCommandLine('a && b')).toThrow(/'&&' is a shell operator/);
+  });
+});

@@ -1,0 +1,148 @@
+import { join } from 'node:path';
+import { buildUniverse } from '@asof/cli';
+import { Duck, quoteLiteral } from '@asof/duck';
+import { PipelineConfig } from '@asof/schema';
+import { runSplit } from '@asof/split';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asof, REPO, removeOutput, scratchOut } from './helpers.ts';
+import { poisonUniverse } from './poison-universe.ts';
+import { pythonWith, requirePython } from './python-available.ts';
+
+// The leakage canary for asof run (issue 17): poison every row published after t in the universe (same
+// timestamps, wild values), rebuild the split, run the Python example through the runner: every forecast
+// for an origin <= t must be bit-identical. A model that reads the answers from disk instead (the split's
+// targets.parquet, or the universe's files) is caught: its forecasts for origins <= t move.
+const T = '2021-06-15T00:00:00Z';
+const clean = scratchOut('run-canary-clean');
+const poisoned = scratchOut('run-canary-poisoned');
+const splitClean = scratchOut('run-canary-split-clean');
+const splitPoisoned = scratchOut('run-canary-split-poisoned');
+const outputs: string[] = [];
+afterAll(() => {
+  for (const d of [clean, poisoned, splitClean, splitPoisoned]) removeOutput(d.abs);
+  for (const f of outputs) removeOutput(f);
+});
+const python = pythonWith('import json, statistics');
+const hasPython = requirePython(python, 'python3', 'the runner canary');
+const TSX = join(REPO, 'node_modules', '.bin', 'tsx');
+const CHEAT = join(REPO, 'tests', 'models', 'cheating-model.ts');
+
+beforeAll(async () => {
+  const config = PipelineConfig.parse({
+    name: 'canary',
+    eval_start: '2020-01-01',
+    sources: {
+      embedded: { synthetic: { seed: 7, start: '2017-01-02', end: '2022-12-30', instruments: 2 } },
+      fred: { synthetic: { seed: 7, start: '2015-01-01', end: '2022-12-31', count: 3 } },
+      edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
+    },
+  });
+  await buildUniverse({ config, outDir: clean.abs });
+  await poisonUniverse(clean.abs, poisoned.abs, T);
+  // Every origin (not one per horizon): many origins before t, and batches on both sides of it.
+  const options = { origins: 'all' as const, embargo: 'P7D' };
+  await runSplit({ manifestPath: join(clean.abs, 'manifest.json'), outDir: splitClean.abs, ...options });
+  await runSplit({
+    manifestPath: join(poisoned.abs, 'manifest.json'),
+    outDir: splitPoisoned.abs,
+    ...options,
+  });
+}, 900_000);
+
+/** Runs a model on a split through `asof run`; returns the forecasts file. */
+async function runOn(split: { rel: string }, model: string, name: string): Promise<string> {
+  const out = scratchOut(`${name}-${split.rel.includes('poisoned') ? 'poisoned' : 'clean'}`);
+  outputs.push(out.abs);
+  const file = `${out.rel}.parquet`;
+  outputs.push(join(REPO, file));
+  const r = await asof(
+    'run',
+    '--manifest',
+    `${split.rel}/manifest.json`,
+    '--model',
+    model,
+    '--name',
+    name,
+    '--out',
+    file,
+  );
+  expect(r.code, r.stderr).toBe(0);
+  return join(REPO, file);
+}
+
+interface Row {
+  key: string;
+  before: boolean;
+  cells: unknown[];
+}
+
+async function rowsOf(file: string): Promise<Row[]> {
+  const duck = await Duck.open({ threads: 1 });
+  try {
+    const rows = await duck.all<Record<string, unknown>>(
+      `SELECT *, origin <= ${quoteLiteral(T.replace('Z', '.000000Z'))} AS before
+       FROM read_parquet(${quoteLiteral(file)}) ORDER BY series_id, origin, step`,
+    );
+    return rows.map(({ before, ...r }) => ({
+      key: `${r.series_id}|${r.origin}|${r.step}`,
+      before: before as boolean,
+      cells: Object.values(r),
+    }));
+  } finally {
+    duck.close();
+  }
+}
+
+/** The rows of two runs before and after t, and whether each differs in any cell (Object.is: bit for bit). */
+async function compare(a: string, b: string) {
+  const [x, y] = [await rowsOf(a), await rowsOf(b)];
+  expect(y.map((r) => r.key)).toEqual(x.map((r) => r.key));
+  const differs = (i: number) => x[i].cells.some((c, j) => !Object.is(c, y[i].cells[j]));
+  const before = x.map((_, i) => i).filter((i) => x[i].before);
+  const after = x.map((_, i) => i).filter((i) => !x[i].before);
+  return {
+    before: before.length,
+    after: after.length,
+    beforeDiffer: before.filter(differs).length,
+    afterDiffer: after.filter(differs).length,
+  };
+}
+
+describe('runner canary: a model behind asof run sees nothing published after its origin', {
+  timeout: 900_000,
+}, () => {
+  it.skipIf(!hasPython)(
+    'python ewma: every forecast for origins <= t is bit-identical; later ones move',
+    async () => {
+      const model = `${python} ${join(REPO, 'examples', 'python', 'ewma_model.py')}`;
+      const a = await runOn(splitClean, model, 'ewma');
+      const b = await runOn(splitPoisoned, model, 'ewma');
+      const c = await compare(a, b);
+      expect(c.before).toBeGreaterThan(10_000);
+      expect(c.beforeDiffer).toBe(0);
+      // The poison is real: the forecasts of origins after t see it.
+      expect(c.after).toBeGreaterThan(10_000);
+      expect(c.afterDiffer).toBeGreaterThan(c.after / 2);
+    },
+  );
+
+  it.each([
+    [
+      'the split’s targets.parquet',
+      (split: { abs: string }) => `--targets ${join(split.abs, 'targets.parquet')}`,
+    ],
+    [
+      'the universe’s observations',
+      (split: { abs: string }) => `--universe ${split === splitClean ? clean.abs : poisoned.abs}`,
+    ],
+  ])(
+    'catches a model that reads %s from disk: its forecasts for origins <= t move',
+    async (_what, source) => {
+      const a = await runOn(splitClean, `${TSX} ${CHEAT} ${source(splitClean)}`, 'cheat');
+      const b = await runOn(splitPoisoned, `${TSX} ${CHEAT} ${source(splitPoisoned)}`, 'cheat');
+      const c = await compare(a, b);
+      expect(c.before).toBeGreaterThan(10_000);
+      expect(c.beforeDiffer).toBeGreaterThan(1000);
+    },
+  );
+});
