@@ -80,7 +80,13 @@ describe('asof split (command line)', () => {
     expect(policy.code).toBe(2);
     expect(policy.stderr).toMatch(/expected one of all, non_overlapping/);
     // The output may not be the universe itself (an input of the split).
-    const onParent = await asof('split', '--manifest', join(universe.rel, 'manifest.json'), '--out', universe.rel);
+    const onParent = await asof(
+      'split',
+      '--manifest',
+      join(universe.rel, 'manifest.json'),
+      '--out',
+      universe.rel,
+    );
     expect(onParent.code).toBe(2);
     expect(onParent.stderr).toMatch(/which this command reads/);
   });
