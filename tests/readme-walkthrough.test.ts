@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './helpers.ts';
+import { pythonWith, requirePython } from './python-available.ts';
+
+// README.md's code blocks, run literally and in order on the default universe (issue 16: the docs cannot
+// drift). `sh` blocks run in bash from the repository root, `python` blocks with a Python that has pandas;
+// blocks without a language (layouts, command lists) are not programs. Two commands are not run here, each
+// for a reason: `npm ci` (CI has just run it; running it again would reinstall the tree under this test) and
+// `npm test` (the command running this test).
+
+interface Block {
+  lang: string;
+  code: string;
+  section: string;
+}
+
+function readmeBlocks(): Block[] {
+  const text = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const blocks: Block[] = [];
+  let section = '';
+  let open: { lang: string; lines: string[] } | null = null;
+  for (const line of text.split('\n')) {
+    if (open) {
+      if (line.startsWith('```')) {
+        blocks.push({ lang: open.lang, code: open.lines.join('\n'), section });
+        open = null;
+      } else open.lines.push(line);
+    } else if (line.startsWith('```')) open = { lang: line.slice(3).trim(), lines: [] };
+    else if (line.startsWith('## ')) section = line.slice(3).trim();
+  }
+  return blocks;
+}
+
+/** The block as this test runs it (see the header for the two commands left out). */
+function runnable(code: string): string | null {
+  if (code.trim() === 'npm test') return null;
+  return code.replace(/^npm ci && npm start$/m, 'npm start');
+}
+
+function run(command: string, args: string[], input?: string) {
+  const r = spawnSync(command, args, {
+    cwd: REPO,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, NX_DAEMON: 'false', NO_COLOR: '1' },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+}
+
+describe('README.md', () => {
+  const blocks = readmeBlocks();
+
+  it('walks "Your first benchmark" as written, and every other code block runs', () => {
+    expect(blocks.filter((b) => b.section === 'Your first benchmark').length).toBeGreaterThanOrEqual(6);
+    const pandas = pythonWith('import pandas');
+    const outputs: { block: Block; stdout: string; stderr: string }[] = [];
+    for (const block of blocks) {
+      if (block.lang === 'sh') {
+        const code = runnable(block.code);
+        if (code === null) continue;
+        const r = run('bash', ['-euo', 'pipefail', '-c', code]);
+        expect(r.code, `README block in "${block.section}":\n${block.code}\n--- stderr:\n${r.stderr}`).toBe(
+          0,
+        );
+        outputs.push({ block, stdout: r.stdout, stderr: r.stderr });
+      } else if (block.lang === 'python') {
+        if (!requirePython(pandas, 'python3-pandas', 'the README pandas loaders')) continue;
+        const r = run(pandas!, ['-'], block.code);
+        expect(
+          r.code,
+          `README python block in "${block.section}":\n${block.code}\n--- stderr:\n${r.stderr}`,
+        ).toBe(0);
+      }
+    }
+    const out = (needle: string) => outputs.find((o) => o.block.code.includes(needle))!;
+    // Each step does what the text says it does.
+    expect(out('asof series --data out/default --search cpi').stdout).toMatch(
+      /syn:fred:SYNCPI\s+Synthetic CPI, all items/,
+    );
+    const shows = outputs.filter((o) => o.block.code.includes('asof show syn:fred:SYNCPI'))[0].stdout;
+    const [early, late] = shows.split(/^syn:fred:SYNCPI as of /m).slice(1);
+    const values = (table: string) =>
+      new Map([...table.matchAll(/^(\d{4}-\d{2})\s+\S+\s+(\S+)/gm)].map((m) => [m[1], m[2]]));
+    const [before, after] = [values(early), values(late)];
+    // The later view holds more periods, and revised values for periods both hold.
+    expect(after.size).toBeGreaterThan(before.size);
+    expect([...before].filter(([p, v]) => after.get(p) !== v).length).toBeGreaterThan(0);
+    expect(out('asof split --manifest out/default/manifest.json').stdout).toMatch(/^M\s+T2\s+/m);
+    const board = readFileSync(join(REPO, 'out/first-score/leaderboard.md'), 'utf8');
+    expect(board).toMatch(/cpi_2\.4pct/);
+    expect(out('head -n 40 out/first-score/leaderboard.md').stdout.length).toBeGreaterThan(0);
+    expect(existsSync(join(REPO, 'out/first-report.html'))).toBe(true);
+    // Every asof command told the reader what to run next.
+    for (const o of outputs.filter((x) => x.block.code.includes('npx asof'))) {
+      expect(o.stderr, o.block.code).toMatch(/^next: /m);
+    }
+  }, 3_600_000);
+});
