@@ -70,16 +70,38 @@ describe('asof score', () => {
     const summary = JSON.parse(out);
     expect(summary.verdicts).toBe('ok');
     expect(summary.overall.map((m: { model: string }) => m.model).sort()).toEqual([
+      'arima',
       'drift',
+      'garch',
       'mymodel',
       'random_walk',
       'seasonal_naive',
     ]);
+    const results = JSON.parse(readFileSync(join(root, 'scored', 'results.json'), 'utf8'));
+    expect(results.config.refit_every).toBe(10);
+    // --refit-every reaches the scorer (and its hashed config).
+    const again = await scoreCommand(
+      [
+        '--manifest',
+        manifest,
+        '--forecasts',
+        join(FIXTURES, 'forecasts.csv'),
+        '--out',
+        'scored-k1',
+        '--refit-every',
+        '1',
+      ],
+      { out: () => {}, err: () => {}, cwd: root },
+    );
+    expect(again).toBe(0);
+    const k1 = JSON.parse(readFileSync(join(root, 'scored-k1', 'results.json'), 'utf8'));
+    expect(k1.config.refit_every).toBe(1);
+    expect(k1.config_sha256).not.toBe(results.config_sha256);
     expect(existsSync(join(root, 'scored', 'leaderboard.md'))).toBe(true);
     expect(JSON.parse(readFileSync(join(root, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
       summary.dataset_id,
     );
-  });
+  }, 60_000);
 
   it('refuses bad usage with the usage line', async () => {
     const io = { out: () => {}, err: () => {}, cwd: dir };
@@ -87,5 +109,8 @@ describe('asof score', () => {
     await expect(
       scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--alpha', '2'], io),
     ).rejects.toThrow(/--alpha 2/);
+    await expect(
+      scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--refit-every', '0'], io),
+    ).rejects.toThrow(/--refit-every 0: expected a whole number ≥ 1/);
   });
 });

@@ -9,14 +9,14 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SCORE_USAGE =
-  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--json]';
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--json]';
 
 const HELP = `${SCORE_USAGE}
 
 Scores forecast files (CSV or Parquet: model, series_id, origin, step, value [+ q0.05…q0.95 | s1…sN])
 against a split made by 'asof split' (either --layout). Every file the split manifest lists is re-hashed
-first; a changed byte stops the run before anything is scored. The random walk, drift and seasonal-naive
-baselines are always scored. Tycheon metrics and the verdicts compare horizon-end log returns (scaled
+first; a changed byte stops the run before anything is scored. The random walk (as its distribution
+N(0, σ̂²h)), drift, seasonal-naive, ARIMA and GARCH(1,1) baselines are always scored. Tycheon metrics and the verdicts compare horizon-end log returns (scaled
 change for series that reach ≤ 0), so forecasts for a positive series must be > 0. Writes
 DIR/results.json and DIR/leaderboard.md.
 
@@ -31,6 +31,8 @@ DIR/results.json and DIR/leaderboard.md.
   --alpha          one-sided DM level for "beats"/"worse" (default 0.05)
   --origin-stride  steps between consecutive origins, for the FinVerse portfolio holding period and the
                    FinTSB backtests' annualisation (default: measured per unit from the origins)
+  --refit-every    ARIMA and GARCH re-estimate their parameters every K origins of a series (default 10);
+                   a file from 'asof baselines --refit-every K' is checked against the same K
   --json           print a JSON summary instead of tables
 `;
 
@@ -46,6 +48,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       'allow-overlap': { type: 'boolean' },
       alpha: { type: 'string' },
       'origin-stride': { type: 'string' },
+      'refit-every': { type: 'string' },
       json: { type: 'boolean' },
     },
     SCORE_USAGE,
@@ -72,6 +75,13 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   if (stride !== undefined && !(Number.isInteger(stride) && stride >= 1)) {
     throw new InputError('USAGE', `--origin-stride ${values['origin-stride']}: expected an integer ≥ 1`);
   }
+  const refit = values['refit-every'] === undefined ? undefined : Number(values['refit-every']);
+  if (refit !== undefined && !(Number.isInteger(refit) && refit >= 1)) {
+    throw new InputError(
+      'USAGE',
+      `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)`,
+    );
+  }
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
@@ -94,6 +104,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         allowOverlap: Boolean(values['allow-overlap']),
         alpha,
         originStride: stride,
+        refitEvery: refit,
         universeManifest: universe,
         log: (line) => io.err(`asof score: ${line}\n`),
       });

@@ -115,6 +115,31 @@ describe('alignForecasts', () => {
     expect((await rejection(s)).message).toMatch(/row 6: s2 is NaN/);
   });
 
+  it('takes point models beside quantile models in one file (empty quantile cells on every row)', async () => {
+    const lines = [
+      'model,series_id,origin,step,value,q0.1,q0.9',
+      ...GOOD.slice(1).map((l) => `${l},9,30`),
+      ...GOOD.slice(1).map((l) => `${l.replace(/^m,/, 'p,')},,`),
+    ];
+    const [m, p] = await align(lines);
+    expect(m.quantileLevels).toEqual([0.1, 0.9]);
+    expect(p.model).toBe('p');
+    expect(p.quantileLevels).toBeNull();
+    expect(p.quantiles).toBeNull();
+    expect(Array.from(p.point)).toEqual(Array.from(m.point));
+    // Empty on its first row, given later: refused, naming both rows.
+    lines[9] = 'p,A,2024-01-04T00:00:00Z,1,11.5,9,';
+    const err = await rejection(lines);
+    expect(err.code).toBe('FORECAST_MIXED_COLUMNS');
+    expect(err.message).toMatch(
+      /row 10: model "p" gives q0\.1 = 9 here but no quantiles on its first row \(row 8\)/,
+    );
+    // One empty cell among filled ones is still a missing value.
+    const one = ['model,series_id,origin,step,value,q0.1,q0.9', ...GOOD.slice(1).map((l) => `${l},9,30`)];
+    one[2] = 'm,A,2024-01-02,2,10.6,,30';
+    expect((await rejection(one)).message).toMatch(/row 3: q0\.1 is NaN/);
+  });
+
   it('rejects unknown columns and a missing required column at the header', async () => {
     await expect(align(['model,series_id,origin,step,value,extra', 'm,A,2024-01-02,1,1,2'])).rejects.toThrow(
       /unknown column\(s\) extra/,

@@ -3,7 +3,7 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { OriginMatcher } from './origin-matcher.ts';
 import { positiveSeries } from './positive-series.ts';
 import { controlCharacterIn, quoteText } from './quote-text.ts';
-import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
+import { type ForecastRow, SCORER_BASELINES } from './score-types.ts';
 
 /** A text column with each distinct string stored once: row i holds `dictionary[codes[i]]`. */
 export interface CodedText {
@@ -49,6 +49,11 @@ export interface ModelForecasts {
    * every origin (a full-coverage model). scorePanel scores a partial model on its origins only.
    */
   covered?: Uint8Array | null;
+  /**
+   * The quantiles are μ + z_τ·σ of a Gaussian in the series' return space (the scorer's own ARIMA and
+   * GARCH), so the variance they imply is the model's own, not an approximation: QLIKE reads it as exact.
+   */
+  gaussianQuantiles?: boolean;
 }
 
 const QUANTILE_NAME = /^q(0?\.\d+)$/;
@@ -198,6 +203,37 @@ function checkPrintable(table: ForecastTable, i: number, field: string, text: st
 interface ModelEntry {
   forecasts: ModelForecasts;
   filled: Uint8Array;
+  /** The model's first row: it decides whether the model gives quantiles (samples) at all. */
+  firstRow: number;
+}
+
+/** Every cell of row i in these columns is empty (NaN): a model without this kind in a file that has it. */
+function allEmpty(columns: readonly { values: ArrayLike<number> }[], i: number): boolean {
+  return columns.length > 0 && columns.every((c) => Number.isNaN(c.values[i]));
+}
+
+/**
+ * A model with no quantile (sample) values in a file that has those columns (`asof baselines` writes the
+ * point baselines beside ARIMA and GARCH): every one of its rows must leave them empty.
+ */
+function checkStillEmpty(
+  table: ForecastTable,
+  i: number,
+  entry: ModelEntry,
+  columns: readonly { name: string; values: ArrayLike<number> }[],
+  kind: string,
+): void {
+  for (const c of columns) {
+    if (Number.isNaN(c.values[i])) continue;
+    fail(
+      'FORECAST_MIXED_COLUMNS',
+      table,
+      i,
+      c.name,
+      `model ${quoteText(entry.forecasts.model)} gives ${c.name} = ${c.values[i]} here but no ${kind} on its first row (row ${rowOf(table, entry.firstRow)}); a model gives ${kind} on every row or leaves them empty on every row`,
+      c.values[i],
+    );
+  }
 }
 
 function newModel(
@@ -205,8 +241,10 @@ function newModel(
   i: number,
   model: string,
   size: number,
-  levels: number[],
-  sampleCount: number,
+  allLevels: number[],
+  allSamples: number,
+  quantiles: ForecastTable['quantiles'],
+  samples: ForecastTable['samples'],
 ): ModelEntry {
   if (typeof model !== 'string' || model.length === 0)
     fail(
@@ -218,13 +256,15 @@ function newModel(
       model,
     );
   checkPrintable(table, i, 'model', model);
+  const levels = allEmpty(quantiles, i) ? [] : allLevels;
+  const sampleCount = allEmpty(samples, i) ? 0 : allSamples;
   const K = levels.length;
   return {
     forecasts: {
       model,
       // A baseline name is allowed only for that baseline's own forecasts (as `asof baselines` writes
       // them): scorePanel checks them against its own and refuses the file when they differ.
-      baseline: (BASELINE_MODELS as readonly string[]).includes(model),
+      baseline: (SCORER_BASELINES as readonly string[]).includes(model),
       point: new Float64Array(size).fill(Number.NaN),
       quantileLevels: K ? levels : null,
       quantiles: K ? new Float64Array(size * K) : null,
@@ -233,6 +273,7 @@ function newModel(
       covered: null,
     },
     filled: new Uint8Array(size),
+    firstRow: i,
   };
 }
 
@@ -246,7 +287,9 @@ function newModel(
  * that series in the split (naming the nearest valid origins), steps outside 1…H, non-finite values (point,
  * quantile or sample), values ≤ 0 for a series that is positive throughout (positiveSeries: they have no
  * log return), duplicate (model, series, origin, step) rows, crossing quantiles; then any origin a model
- * forecasts only some steps of.
+ * forecasts only some steps of. A model whose first row leaves every quantile (sample) column empty has
+ * none, and must leave them empty on every row (FORECAST_MIXED_COLUMNS): point models may share a file with
+ * quantile models.
  * Each distinct model, series and origin text is checked once (text columns are dictionary-coded).
  */
 export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): ModelForecasts[] {
@@ -279,7 +322,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     const mc = model.codes[i];
     let entry = entries[mc];
     if (entry === undefined) {
-      entry = newModel(table, i, model.dictionary[mc], size, levels, M);
+      entry = newModel(table, i, model.dictionary[mc], size, levels, M, quantiles, samples);
       entries[mc] = entry;
       order.push(entry);
     }
@@ -348,8 +391,10 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     }
     entry.filled[idx] = 1;
     f.point[idx] = value;
-    if (K) layQuantiles(table, i, quantiles, positive[s] === 1, seriesId, f.quantiles!, idx * K);
-    if (M) laySamples(table, i, samples, positive[s] === 1, seriesId, f.samples!, idx * M);
+    if (f.quantiles) layQuantiles(table, i, quantiles, positive[s] === 1, seriesId, f.quantiles, idx * K);
+    else if (K) checkStillEmpty(table, i, entry, quantiles, 'quantiles');
+    if (f.samples) laySamples(table, i, samples, positive[s] === 1, seriesId, f.samples, idx * M);
+    else if (M) checkStillEmpty(table, i, entry, samples, 'samples');
   }
   for (const { forecasts, filled } of order)
     forecasts.covered = wholePathsCovered(panel, matcher, table.source, forecasts.model, filled);

@@ -210,8 +210,17 @@ describe('makeBaselineForecasts', () => {
     const poisoned = targets.map((t) => ({ ...t, value: t.value * 1000 + 7 }));
     const a = makePanelBaselines(buildEvaluationPanel(origins, targets), ['BD']);
     const b = makePanelBaselines(buildEvaluationPanel(origins, poisoned), ['BD']);
-    expect(a.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
-    for (let i = 0; i < a.length; i++) expect(Array.from(b[i].point)).toEqual(Array.from(a[i].point));
+    expect(a.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive', 'arima', 'garch']);
+    for (let i = 0; i < a.length; i++) {
+      expect(Array.from(b[i].point)).toEqual(Array.from(a[i].point));
+      expect(b[i].quantiles && Array.from(b[i].quantiles!)).toEqual(
+        a[i].quantiles && Array.from(a[i].quantiles!),
+      );
+    }
+    // ARIMA really ran (a fitted path with quantiles around it), so the canary covers it.
+    const arima = a[3];
+    expect(arima.quantileLevels).toHaveLength(19);
+    expect(arima.quantiles![0]).toBeLessThan(arima.point[0]);
     // The canary can fail: the realised values themselves do differ.
     expect(buildEvaluationPanel(origins, poisoned).actual[0]).not.toBe(
       buildEvaluationPanel(origins, targets).actual[0],

@@ -1,6 +1,20 @@
 import type { ModelForecasts } from './align-forecasts.ts';
+import { ArimaBaseline, DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
+import {
+  BASELINE_QUANTILE_LEVELS,
+  type BaselinePath,
+  quantileColumnName,
+} from './baselines/baseline-quantiles.ts';
+import { GarchBaseline } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
-import { BASELINE_MODELS, type BaselineModel, type ForecastRow, type OriginRow } from './score-types.ts';
+import {
+  type BaselineModel,
+  type FittedBaselineModel,
+  type ForecastRow,
+  type OriginRow,
+  type PointBaselineModel,
+  SCORER_BASELINES,
+} from './score-types.ts';
 
 /** Season length in steps per frequency (weekday week, week, year, year, year); A has none (random walk). */
 export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12, Q: 4, A: 1 };
@@ -30,7 +44,7 @@ export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12
  * packages/cli/src/baselines-command.test.ts checks they agree.
  */
 export function baselinePath(
-  kind: BaselineModel,
+  kind: PointBaselineModel,
   lastValue: number,
   tail: ArrayLike<number> | null | undefined,
   horizon: number,
@@ -98,18 +112,74 @@ function seasonalNaivePath(
   }
 }
 
-/** The three baselines as ForecastRow objects for a list of origins (small inputs, inspection, tests). */
+/** Options of the fitted baselines (ARIMA, GARCH). */
+export interface FittedBaselineOptions {
+  /** Re-estimate the parameters every K origins of a series (DEFAULT_REFIT_EVERY = 10). */
+  refitEvery?: number;
+}
+
+/** One fitted baseline's path maker: one instance per run, called per series in ascending origin order. */
+function fittedBaseline(kind: FittedBaselineModel, options: FittedBaselineOptions) {
+  const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
+  return kind === 'arima' ? new ArimaBaseline({ refitEvery }) : new GarchBaseline({ refitEvery });
+}
+
+export function isFittedBaseline(kind: string): kind is FittedBaselineModel {
+  return kind === 'arima' || kind === 'garch';
+}
+
+/**
+ * Every baseline as ForecastRow objects for a list of origins (small inputs, inspection, tests): the point
+ * baselines, and ARIMA and GARCH with their quantiles, the origins of each series in ascending order (as
+ * the refit schedule counts them). An origin where a fitted baseline has no path (a window of one value)
+ * has no rows for it, as `asof baselines` writes it.
+ */
 export function makeBaselineForecasts(
   origins: readonly OriginRow[],
   frequencyOf: (seriesId: string) => string | undefined = () => undefined,
+  kinds: readonly BaselineModel[] = SCORER_BASELINES,
+  options: FittedBaselineOptions = {},
 ): ForecastRow[] {
   const rows: ForecastRow[] = [];
-  for (const kind of BASELINE_MODELS) {
-    for (const o of origins) {
+  const ordered = [...origins].sort(
+    (a, b) =>
+      (a.series_id < b.series_id ? -1 : a.series_id > b.series_id ? 1 : 0) ||
+      Date.parse(a.origin) - Date.parse(b.origin),
+  );
+  for (const kind of kinds) {
+    const fitted = isFittedBaseline(kind) ? fittedBaseline(kind, options) : null;
+    for (const o of fitted ? ordered : origins) {
+      if (fitted) {
+        const tail = o.history_tail ?? [o.last_value];
+        const path = fitted.pathAt(
+          o.series_id,
+          Date.parse(o.origin),
+          tail,
+          o.history_tail_back ?? null,
+          o.horizon,
+        );
+        if (!path) continue;
+        const names = path.levels.map(quantileColumnName);
+        for (let k = 0; k < o.horizon; k++) {
+          const quantiles: Record<string, number> = {};
+          names.forEach((n, j) => {
+            quantiles[n] = path.quantiles[k * names.length + j];
+          });
+          rows.push({
+            model: kind,
+            series_id: o.series_id,
+            origin: o.origin,
+            step: k + 1,
+            value: path.point[k],
+            quantiles,
+          });
+        }
+        continue;
+      }
       const path = new Float64Array(o.horizon);
       const m = SEASON_LENGTH[frequencyOf(o.series_id) ?? ''] ?? 1;
       baselinePath(
-        kind,
+        kind as PointBaselineModel,
         o.last_value,
         o.history_tail,
         o.horizon,
@@ -127,13 +197,34 @@ export function makeBaselineForecasts(
   return rows;
 }
 
-/** The baselines laid onto a panel (the scorer's path: flat arrays, no row objects). */
+/** What the fitted baselines could not fit: origins on a fallback, or with no path at all (the random walk). */
+export interface FittedBaselineNotes {
+  /** Origins of scored series where the model used its documented fallback (BaselinePath.fallback). */
+  fallback: number;
+  /** Origins of scored series with no path (a window of fewer than two values): the random walk, a point mass. */
+  noPath: number;
+}
+
+/**
+ * The baselines laid onto a panel (the scorer's path: flat arrays, no row objects). Point baselines for
+ * every origin; ARIMA and GARCH for the origins of scored series (a frequency in `frequencyBySeries`), in
+ * panel order — per series, ascending origins, as the refit schedule and `asof baselines` count them — from
+ * each origin's history tail (and history_tail_back), with quantiles q0.05…q0.95. Where a fitted baseline
+ * has no path, and on unscored series, it holds y_o with every quantile y_o (a point mass at no change).
+ */
 export function makePanelBaselines(
   panel: EvaluationPanel,
   frequencyBySeries: ArrayLike<string | undefined>,
-  kinds: readonly BaselineModel[] = BASELINE_MODELS,
+  kinds: readonly BaselineModel[] = SCORER_BASELINES,
+  options: FittedBaselineOptions = {},
+  notes?: Map<string, FittedBaselineNotes>,
 ): ModelForecasts[] {
   return kinds.map((kind) => {
+    if (isFittedBaseline(kind)) {
+      const { forecasts, ...counts } = fittedPanelForecasts(panel, frequencyBySeries, kind, options);
+      notes?.set(kind, counts);
+      return forecasts;
+    }
     const point = new Float64Array(panel.actual.length);
     for (let o = 0; o < panel.originSeries.length; o++) {
       const m = SEASON_LENGTH[frequencyBySeries[panel.originSeries[o]] ?? ''] ?? 1;
@@ -160,4 +251,52 @@ export function makePanelBaselines(
       samples: null,
     };
   });
+}
+
+function fittedPanelForecasts(
+  panel: EvaluationPanel,
+  frequencyBySeries: ArrayLike<string | undefined>,
+  kind: FittedBaselineModel,
+  options: FittedBaselineOptions,
+): { forecasts: ModelForecasts } & FittedBaselineNotes {
+  const model = fittedBaseline(kind, options);
+  const levels = [...BASELINE_QUANTILE_LEVELS];
+  const K = levels.length;
+  const point = new Float64Array(panel.actual.length);
+  const quantiles = new Float64Array(panel.actual.length * K);
+  let fallback = 0;
+  let noPath = 0;
+  for (let o = 0; o < panel.originSeries.length; o++) {
+    const s = panel.originSeries[o];
+    const offset = panel.targetOffset[o];
+    const H = panel.horizon[o];
+    const scored = frequencyBySeries[s] !== undefined;
+    const tail = panel.historyTail[o] ?? Float64Array.of(panel.lastValue[o]);
+    const path: BaselinePath | null = scored
+      ? model.pathAt(panel.seriesIds[s], panel.originTime[o], tail, panel.historyTailBack[o], H)
+      : null;
+    if (path) {
+      point.set(path.point, offset);
+      quantiles.set(path.quantiles, offset * K);
+      if (path.fallback) fallback++;
+    } else {
+      point.fill(panel.lastValue[o], offset, offset + H);
+      quantiles.fill(panel.lastValue[o], offset * K, (offset + H) * K);
+      if (scored) noPath++;
+    }
+  }
+  return {
+    forecasts: {
+      model: kind,
+      baseline: true,
+      point,
+      quantileLevels: levels,
+      quantiles,
+      sampleCount: 0,
+      samples: null,
+      gaussianQuantiles: true,
+    },
+    fallback,
+    noPath,
+  };
 }

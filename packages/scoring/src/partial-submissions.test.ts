@@ -113,7 +113,9 @@ describe('partial submissions', () => {
     // The partial model touches no other unit; its same-points block holds every baseline, nothing else.
     expect(results.values.filter((v) => v.model === 'few' && v.unit !== CAT0)).toEqual([]);
     expect([...new Set(block.values.map((v) => v.model))].sort()).toEqual([
+      'arima',
       'drift',
+      'garch',
       'random_walk',
       'seasonal_naive',
     ]);
@@ -152,15 +154,10 @@ describe('partial submissions', () => {
 
   it('ranks a model only in the blocks whose every point it covers', () => {
     const names = (b: ScoringResults['ranks']['overall']) => b.models.map((m) => m.model).sort();
-    expect(names(results.ranks.overall)).toEqual(['drift', 'full', 'random_walk', 'seasonal_naive']);
-    expect(names(results.ranks.by_category.Cat0)).toEqual(['drift', 'full', 'random_walk', 'seasonal_naive']);
-    expect(names(results.ranks.by_category.Cat1)).toEqual([
-      'cat1',
-      'drift',
-      'full',
-      'random_walk',
-      'seasonal_naive',
-    ]);
+    const baselines = ['arima', 'drift', 'garch', 'random_walk', 'seasonal_naive'];
+    expect(names(results.ranks.overall)).toEqual([...baselines, 'full'].sort());
+    expect(names(results.ranks.by_category.Cat0)).toEqual([...baselines, 'full'].sort());
+    expect(names(results.ranks.by_category.Cat1)).toEqual([...baselines, 'cat1', 'full'].sort());
     // A fully covered unit gives the same values as on the whole task set: cat1's Cat1 values are those of a
     // full model forecasting the same there (and anything elsewhere).
     const [cat1Full] = align([
@@ -178,7 +175,7 @@ describe('partial submissions', () => {
     expect(cat1Values).toEqual(asFull.values.filter((v) => v.model === 'cat1' && v.unit === CAT1));
     // On its own points the partial model is ranked with the baselines.
     const fewRanks = results.same_points.find((p) => p.model === 'few')!.ranks;
-    expect(names(fewRanks)).toEqual(['drift', 'few', 'random_walk', 'seasonal_naive']);
+    expect(names(fewRanks)).toEqual([...baselines, 'few'].sort());
   });
 
   it('puts both in one leaderboard, with coverage and the comparison sets stated', () => {

@@ -21,6 +21,11 @@ export const ScoringConfig = z
         'steps between consecutive origins (portfolio holding, backtest annualisation); null: measured per unit',
       ),
     baselines: z.array(z.string()).describe('baselines scored; random_walk always'),
+    refit_every: z
+      .number()
+      .int()
+      .positive()
+      .describe('ARIMA and GARCH re-estimate their parameters every K origins of a series (re-filtered between)'),
     tycheon_space: z
       .literal('horizon_end_log_return')
       .describe(

@@ -58,31 +58,51 @@ describe('scorePanel on a driftless random-walk panel', () => {
     expect(results.verdicts.status).toBe('ok');
   });
 
-  it('scores the random walk although nobody submitted it, plus drift and seasonal naive', () => {
+  it('scores the random walk although nobody submitted it, plus drift, seasonal naive, ARIMA and GARCH', () => {
     expect(results.models.map((m) => m.model)).toEqual([
       'random_walk',
       'drift',
       'seasonal_naive',
+      'arima',
+      'garch',
       'oracle',
       'noisy',
     ]);
+    expect(results.config.baselines).toEqual(['random_walk', 'drift', 'seasonal_naive', 'arima', 'garch']);
+    expect(results.config.refit_every).toBe(10);
+    // The fitted baselines carry quantiles: CRPS on the grid (flagged *), coverage, and QLIKE from their
+    // own Gaussian variance (exact).
+    for (const model of ['arima', 'garch']) {
+      expect(results.models.find((m) => m.model === model)!.crps_kind).toBe('quantiles');
+      const metrics = new Set(results.values.filter((v) => v.model === model).map((v) => v.metric));
+      for (const m of ['tycheon.crps*', 'tycheon.coverage_90', 'tycheon.width_50', 'tycheon.qlike'])
+        expect(metrics.has(m), `${model} ${m}`).toBe(true);
+      expect(metrics.has('tycheon.qlike*')).toBe(false);
+    }
   });
 
   it('no baseline beats the random walk, on any of several driftless panels', () => {
-    // Estimating a zero drift only adds variance, so drift may honestly come out 'worse'; it must never 'beat'.
-    // Seasonal naive with m = H = 5 forecasts y_o at the horizon end: identical losses, so indistinguishable.
+    // Estimating a zero drift (or ARMA terms) only adds variance, so drift and ARIMA may honestly come out
+    // 'worse'; none may 'beat'. Seasonal naive with m = H = 5 forecasts y_o at the horizon end: identical
+    // losses, so no test. GARCH's median is y_o: no squared-error test, so it cannot beat either.
     for (const seed of [7, 8, 9, 10, 11]) {
       const d = makeRandomWalkPanel({ seed, units: 2, seriesPerUnit: 5, originsPerSeries: 30, tail: 60 });
       const r = scorePanel({ tasks: d.tasks, panel: buildEvaluationPanel(d.origins, d.targets), models: [] });
       const verdicts = r.verdicts.rows.filter((v) => v.unit === '*');
-      expect(verdicts.map((v) => v.model)).toEqual(['drift', 'seasonal_naive']);
-      for (const v of verdicts) expect(['indistinguishable', 'worse']).toContain(v.verdict);
+      expect(verdicts.map((v) => v.model)).toEqual(['drift', 'seasonal_naive', 'arima', 'garch']);
+      for (const v of r.verdicts.rows) expect(['indistinguishable', 'worse']).toContain(v.verdict);
       const seasonal = verdicts.find((v) => v.model === 'seasonal_naive')!;
       expect(seasonal.verdict).toBe('indistinguishable');
       expect(seasonal.note).toMatch(/no variance above rounding level/);
+      const garch = verdicts.find((v) => v.model === 'garch')!;
+      expect(garch.squared_error!.statistic).toBeNull();
+      expect(garch.crps!.statistic).not.toBeNull();
+      expect(garch.crps_kind).toBe('quantiles');
+      // ARIMA differs from the random walk where it picks ARMA terms or a drift.
+      expect(verdicts.find((v) => v.model === 'arima')!.squared_error!.statistic).not.toBeNull();
     }
     expect(pooled('noisy').verdict).not.toBe('beats');
-  });
+  }, 60_000);
 
   it('flags the oracle (true targets plus tiny noise) as beating the random walk, pooled and per unit', () => {
     const rows = results.verdicts.rows.filter((r) => r.model === 'oracle');
@@ -138,7 +158,9 @@ describe('scorePanel on a driftless random-walk panel', () => {
   it('lists where the baselines win, and the leaderboard ends with that list', () => {
     // The oracle leads every headline cell it can; baselines only lead where the oracle cannot differ (none here).
     for (const w of results.baselines_win)
-      expect(w.leaders.every((l) => ['random_walk', 'drift', 'seasonal_naive'].includes(l))).toBe(true);
+      expect(
+        w.leaders.every((l) => ['random_walk', 'drift', 'seasonal_naive', 'arima', 'garch'].includes(l)),
+      ).toBe(true);
     const md = renderLeaderboard(results);
     const tail = md.slice(md.indexOf('## Where the baselines win'));
     expect(tail).toMatch(/1 of 2 submitted model\(s\) beat the random walk/);
@@ -150,7 +172,7 @@ describe('scorePanel on a driftless random-walk panel', () => {
       tasks: data.tasks,
       panel,
       models: oracle,
-      options: { originsPolicy: 'all' },
+      options: { originsPolicy: 'all', baselines: ['drift'] },
     });
     expect(refused.verdicts.status).toBe('refused');
     expect(refused.verdicts.reason).toMatch(/--allow-overlap/);
@@ -159,7 +181,7 @@ describe('scorePanel on a driftless random-walk panel', () => {
       tasks: data.tasks,
       panel,
       models: oracle,
-      options: { originsPolicy: 'all', allowOverlap: true },
+      options: { originsPolicy: 'all', allowOverlap: true, baselines: ['drift'] },
     });
     expect(allowed.verdicts.status).toBe('ok');
     expect(
@@ -276,13 +298,21 @@ describe('scorePanel with submitted baselines (asof baselines output)', () => {
       ['random_walk', true],
       ['drift', true],
       ['seasonal_naive', true],
+      ['arima', true],
+      ['garch', true],
     ]);
     const r = scorePanel({ tasks: d.tasks, panel, models });
-    expect(r.models.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
+    expect(r.models.map((m) => m.model)).toEqual([
+      'random_walk',
+      'drift',
+      'seasonal_naive',
+      'arima',
+      'garch',
+    ]);
     expect(r.warnings).toContainEqual({
       code: 'SUBMITTED_BASELINES_MATCH',
       message: expect.any(String),
-      count: 3,
+      count: 5,
     });
   });
 
@@ -297,9 +327,55 @@ describe('scorePanel with submitted baselines (asof baselines output)', () => {
   });
 });
 
+describe('scorePanel with submitted fitted baselines (quantiles compared too)', () => {
+  const d = makeRandomWalkPanel({ seed: 4, units: 1, seriesPerUnit: 3, originsPerSeries: 8 });
+  const panel = buildEvaluationPanel(d.origins, d.targets);
+  const own = makeBaselineForecasts(d.origins, () => 'BD', ['arima', 'garch']);
+
+  it('refuses an arima whose quantile differs, naming the column', () => {
+    const changed = own.map((row, i) =>
+      i === 7 ? { ...row, quantiles: { ...row.quantiles, 'q0.9': row.quantiles!['q0.9'] * 1.001 } } : row,
+    );
+    expect(changed[7].model).toBe('arima');
+    expect(() =>
+      scorePanel({ tasks: d.tasks, panel, models: alignForecasts(panel, forecastRowsToTable(changed)) }),
+    ).toThrow(
+      /model 'arima' at u0s0 @ \S+ step 3: submitted q0.9 [\d.]+, the scorer's own arima baseline gives [\d.]+ \(its parameters are re-estimated every 10 origins/,
+    );
+  });
+
+  it('refuses a garch without its quantile columns, and one fitted with another refit schedule', () => {
+    const score = (rows: ForecastRow[], options: Parameters<typeof scorePanel>[0]['options']) =>
+      scorePanel({
+        tasks: d.tasks,
+        panel,
+        models: alignForecasts(panel, forecastRowsToTable(rows)),
+        options,
+      });
+    const pointOnly = own.filter((r) => r.model === 'garch').map(({ quantiles: _, ...r }) => r);
+    expect(() => score(pointOnly, { baselines: ['garch'] })).toThrow(
+      /model 'garch' at its quantile columns: submitted none instead of q0.05, q0.1/,
+    );
+    const everyOrigin = makeBaselineForecasts(d.origins, () => 'BD', ['arima'], { refitEvery: 1 });
+    expect(() => score(everyOrigin, { baselines: ['arima'] })).toThrow(
+      /model 'arima' at u0s\d @ \S+ step \d: submitted .*every 10 origins: give asof baselines and asof score the same --refit-every/,
+    );
+    // With the same schedule the scorer agrees.
+    const r = score(everyOrigin, { baselines: ['arima'], refitEvery: 1 });
+    expect(r.config.refit_every).toBe(1);
+    expect(r.models.map((m) => m.model)).toEqual(['random_walk', 'arima']);
+  }, 30_000);
+});
+
 describe('scorePanel with a model equal to the random walk up to rounding (issue 18.7)', () => {
   it('reports no DM test (n/a), not a statistic computed from rounding noise', () => {
-    const data = makeRandomWalkPanel({ seed: 21, units: 2, seriesPerUnit: 5, originsPerSeries: 30, tail: 60 });
+    const data = makeRandomWalkPanel({
+      seed: 21,
+      units: 2,
+      seriesPerUnit: 5,
+      originsPerSeries: 30,
+      tail: 60,
+    });
     const panel = buildEvaluationPanel(data.origins, data.targets);
     // exp(ln y) is y up to the last bit: the horizon-end log return is ~1e-16 instead of 0.
     const copy = data.origins.flatMap((o) =>

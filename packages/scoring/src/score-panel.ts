@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs';
 import { canonicalJson, sha256Hex } from '@asof/manifest';
 import { InputError } from '@asof/schema';
 import type { ModelForecasts } from './align-forecasts.ts';
+import { DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
+import { quantileColumnName } from './baselines/baseline-quantiles.ts';
+import { GARCH_MIN_RETURNS } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { checkOverlap, unitSpacing } from './check-overlap.ts';
 import { POINTWISE_METRICS } from './finverse-scores.ts';
-import { makePanelBaselines } from './make-baseline-forecasts.ts';
+import { type FittedBaselineNotes, isFittedBaseline, makePanelBaselines } from './make-baseline-forecasts.ts';
 import { compareValues, type ScoringScope, type UnitInfo } from './metric-cells.ts';
 import { coverageJson, coverageOf, coveredScope, type PanelCoverage } from './panel-coverage.ts';
 import { positiveSeries } from './positive-series.ts';
 import { baselinesWin, rankBlock, rankBlocks } from './rank-blocks.ts';
 import type { ScoringConfig, ScoringResults } from './results-schema.ts';
 import { scoreModels } from './score-models.ts';
-import { BASELINE_MODELS, type BaselineModel, RANDOM_WALK, type TaskRow } from './score-types.ts';
+import { type BaselineModel, RANDOM_WALK, SCORER_BASELINES, type TaskRow } from './score-types.ts';
 import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.ts';
 import { crpsKindOf } from './tycheon-scores.ts';
 
@@ -30,8 +33,10 @@ export interface ScoreOptions {
    * annualisation. Default: measured per unit from the origins (origin_index, else the calendar).
    */
   originStride?: number;
-  /** Baselines to score besides the random walk (default: drift and seasonal_naive). */
+  /** Baselines to score besides the random walk (default: drift, seasonal_naive, arima, garch). */
   baselines?: readonly BaselineModel[];
+  /** The fitted baselines (ARIMA, GARCH) re-estimate their parameters every K origins of a series (default 10). */
+  refitEvery?: number;
   /** Central interval levels for coverage/width (default 0.5, 0.8, 0.9). */
   intervals?: readonly number[];
   /** Progress lines for long runs ("[12.3s] FinVerse point-wise"); not part of the hashed config. */
@@ -59,56 +64,117 @@ export function unitKeyOf(t: Pick<TaskRow, 'scope' | 'category' | 'detail_catego
 
 /** The resolved scoring config (what config_sha256 hashes). */
 export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig {
-  const extra = options.baselines ?? BASELINE_MODELS.filter((b) => b !== RANDOM_WALK);
+  const extra = options.baselines ?? SCORER_BASELINES.filter((b) => b !== RANDOM_WALK);
+  const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
+  if (!(Number.isInteger(refitEvery) && refitEvery >= 1)) {
+    throw new InputError(
+      'USAGE',
+      `refit every ${refitEvery} origins: expected a whole number ≥ 1 (default 10)`,
+      {
+        context: { value: refitEvery },
+      },
+    );
+  }
   return {
     alpha: options.alpha ?? 0.05,
     allow_overlap: options.allowOverlap ?? false,
     origins_policy: options.originsPolicy ?? null,
     origin_stride: options.originStride ?? null,
     baselines: [RANDOM_WALK, ...extra.filter((b) => b !== RANDOM_WALK)],
+    refit_every: refitEvery,
     tycheon_space: 'horizon_end_log_return',
     intervals: [...(options.intervals ?? [0.5, 0.8, 0.9])],
   };
 }
 
+/** a equals b up to 1e-9 relative (absolute below 1). */
+function sameValue(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+}
+
+/**
+ * The first point of a submitted baseline that differs from the scorer's own (value, or a quantile of a
+ * fitted baseline), as the FORECAST_BASELINE_MISMATCH message and context; null when every point agrees.
+ */
+function baselineMismatch(
+  panel: EvaluationPanel,
+  m: ModelForecasts,
+  ref: ModelForecasts,
+  seriesFrequency: ArrayLike<string | undefined>,
+): { where: string; what: string; value: number; expected: number; series_id: string } | null {
+  const K = ref.quantileLevels?.length ?? 0;
+  const levels = m.quantileLevels ?? [];
+  if (K && (levels.length !== K || levels.some((l, j) => !sameValue(l, ref.quantileLevels![j])))) {
+    return {
+      where: 'its quantile columns',
+      what: `${levels.length ? levels.map(quantileColumnName).join(', ') : 'none'} instead of ${ref.quantileLevels!.map(quantileColumnName).join(', ')}`,
+      value: levels.length,
+      expected: K,
+      series_id: '',
+    };
+  }
+  for (let o = 0; o < panel.horizon.length; o++) {
+    // Series without tasks are not scored, and their frequency (the season length) is unknown here.
+    if (seriesFrequency[panel.originSeries[o]] === undefined) continue;
+    if (m.covered && !m.covered[o]) continue;
+    const series_id = panel.seriesIds[panel.originSeries[o]];
+    for (let k = 0; k < panel.horizon[o]; k++) {
+      const i = panel.targetOffset[o] + k;
+      const where = `${series_id} @ ${panel.originIso[o]} step ${k + 1}`;
+      if (!sameValue(m.point[i], ref.point[i]))
+        return { where, what: 'value', value: m.point[i], expected: ref.point[i], series_id };
+      for (let j = 0; j < K; j++) {
+        const a = m.quantiles![i * K + j];
+        const b = ref.quantiles![i * K + j];
+        if (!sameValue(a, b))
+          return {
+            where,
+            what: quantileColumnName(ref.quantileLevels![j]),
+            value: a,
+            expected: b,
+            series_id,
+          };
+      }
+    }
+  }
+  return null;
+}
+
 /**
  * Submitted models named like a baseline (a file written by `asof baselines`) must equal the scorer's own
- * baseline on every point they give of every scored (tasked) series (relative 1e-9): they are then dropped (the scorer's copy is scored once) and
- * counted in a warning; any difference refuses the file, naming the first differing point.
+ * baseline on every point they give of every scored (tasked) series (relative 1e-9; the fitted baselines'
+ * quantiles too): they are then dropped (the scorer's copy is scored once) and counted in a warning; any
+ * difference refuses the file, naming the first differing point.
  */
 function checkSubmittedBaselines(
   panel: EvaluationPanel,
   own: readonly ModelForecasts[],
   submitted: readonly ModelForecasts[],
   seriesFrequency: ArrayLike<string | undefined>,
+  config: ScoringConfig,
   warnings: ScoringResults['warnings'],
 ): ModelForecasts[] {
   const kept: ModelForecasts[] = [];
   let checked = 0;
   for (const m of submitted) {
-    if (!(BASELINE_MODELS as readonly string[]).includes(m.model)) {
+    if (!(SCORER_BASELINES as readonly string[]).includes(m.model)) {
       kept.push(m);
       continue;
     }
     const kind = m.model as BaselineModel;
     const mine = own.find((b) => b.model === kind);
-    const ref = mine ?? makePanelBaselines(panel, seriesFrequency, [kind])[0];
-    for (let o = 0; o < panel.horizon.length; o++) {
-      // Series without tasks are not scored, and their frequency (the season length) is unknown here.
-      if (seriesFrequency[panel.originSeries[o]] === undefined) continue;
-      if (m.covered && !m.covered[o]) continue;
-      for (let k = 0; k < panel.horizon[o]; k++) {
-        const i = panel.targetOffset[o] + k;
-        const a = m.point[i];
-        const b = ref.point[i];
-        if (!(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)))) {
-          throw new InputError(
-            'FORECAST_BASELINE_MISMATCH',
-            `model '${kind}' at ${panel.seriesIds[panel.originSeries[o]]} @ ${panel.originIso[o]} step ${k + 1}: submitted ${a}, the scorer's own ${kind} baseline gives ${b}; the names ${BASELINE_MODELS.join(', ')} are reserved for those baselines (write them with 'asof baselines') — rename your model`,
-            { context: { value: a, expected: b, series_id: panel.seriesIds[panel.originSeries[o]] } },
-          );
-        }
-      }
+    const ref =
+      mine ?? makePanelBaselines(panel, seriesFrequency, [kind], { refitEvery: config.refit_every })[0];
+    const bad = baselineMismatch(panel, m, ref, seriesFrequency);
+    if (bad) {
+      const refit = isFittedBaseline(kind)
+        ? ` (its parameters are re-estimated every ${config.refit_every} origins: give asof baselines and asof score the same --refit-every)`
+        : '';
+      throw new InputError(
+        'FORECAST_BASELINE_MISMATCH',
+        `model '${kind}' at ${bad.where}: submitted ${bad.what === 'value' ? bad.value : `${bad.what} ${bad.value}`}, the scorer's own ${kind} baseline gives ${bad.expected}${refit}; the names ${SCORER_BASELINES.join(', ')} are reserved for those baselines (write them with 'asof baselines') — rename your model`,
+        { context: { value: bad.value, expected: bad.expected, series_id: bad.series_id, field: bad.what } },
+      );
     }
     checked++;
     // Not among the scorer's baselines (config.baselines leaves it out): scored as submitted, on every
@@ -226,8 +292,37 @@ function modelsToScore(
   submitted: readonly ModelForecasts[],
   warnings: ScoringResults['warnings'],
 ): ModelForecasts[] {
-  const own = makePanelBaselines(panel, index.seriesFrequency, config.baselines as BaselineModel[]);
-  const models = [...own, ...checkSubmittedBaselines(panel, own, submitted, index.seriesFrequency, warnings)];
+  const notes = new Map<string, FittedBaselineNotes>();
+  const own = makePanelBaselines(
+    panel,
+    index.seriesFrequency,
+    config.baselines as BaselineModel[],
+    { refitEvery: config.refit_every },
+    notes,
+  );
+  for (const [kind, n] of notes) {
+    if (n.fallback) {
+      warnings.push({
+        code: `${kind.toUpperCase()}_FIT_FALLBACK`,
+        message:
+          kind === 'arima'
+            ? 'origins where no ARIMA could be fitted: ARIMA(0,1,0), the random walk with σ̂² from the window, was used'
+            : `origins where GARCH(1,1) was not fitted (fewer than ${GARCH_MIN_RETURNS} returns in the window, or the fit failed): the window's mean squared return as a constant variance`,
+        count: n.fallback,
+      });
+    }
+    if (n.noPath) {
+      warnings.push({
+        code: `${kind.toUpperCase()}_NO_PATH`,
+        message: `origins whose window holds fewer than two values: ${kind} is the random walk there, a point mass at y_o`,
+        count: n.noPath,
+      });
+    }
+  }
+  const models = [
+    ...own,
+    ...checkSubmittedBaselines(panel, own, submitted, index.seriesFrequency, config, warnings),
+  ];
   const names = new Set<string>();
   for (const m of models) {
     if (names.has(m.model)) {

@@ -103,14 +103,5 @@ export function selectModelOrigins(
     if (quantiles) quantiles.set(model.quantiles!.subarray(from * K, (from + h) * K), to * K);
     if (samples) samples.set(model.samples!.subarray(from * M, (from + h) * M), to * M);
   }
-  return {
-    model: model.model,
-    baseline: model.baseline,
-    point,
-    quantileLevels: model.quantileLevels,
-    quantiles,
-    sampleCount: M,
-    samples,
-    covered: null,
-  };
+  return { ...model, point, quantiles, samples, covered: null };
 }

@@ -251,8 +251,10 @@ function empiricalQuantile(sorted: Float64Array, p: number): number {
 
 /**
  * A model's forecast variance of the horizon-end return, for QLIKE: the random walk's σ̂²h, the sample
- * variance of samples, or (flagged approximate) the normal variance implied by a quantile model's
- * interquartile (q0.25–q0.75) or q0.1–q0.9 range. Null for point forecasts.
+ * variance of samples, or the normal variance implied by a quantile model's interquartile (q0.25–q0.75)
+ * or q0.1–q0.9 range, flagged approximate unless the quantiles are Gaussian by construction
+ * (`gaussianQuantiles`: the scorer's ARIMA and GARCH, whose implied variance is their own σ²). Null for
+ * point forecasts.
  */
 export function forecastVariance(
   panel: EvaluationPanel,
@@ -295,5 +297,5 @@ export function forecastVariance(
       variance[i] = sd * sd;
     }
   }
-  return { variance, approximate: M < 2 };
+  return { variance, approximate: M < 2 && !model.gaussianQuantiles };
 }

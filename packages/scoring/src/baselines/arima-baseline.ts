@@ -68,8 +68,9 @@ function allPositive(x: ArrayLike<number>): boolean {
  * publication lag), so the h = u + 1 … u + H step forecasts are taken. Quantiles are the Gaussian
  * mean + z_τ·se, exponentiated in log space (so the point, the median, is exp(mean), forecast's
  * back-transform without bias adjustment). When no ARIMA can be fitted (auto.arima's "No suitable ARIMA
- * model"), ARIMA(0,1,0) — the random walk with σ̂² from the window — is used and flagged `fallback`.
- * Null for fewer than two values.
+ * model"), or its forecasts leave the float range (exp overflow or underflow of an explosive model far
+ * out), ARIMA(0,1,0) — the random walk with σ̂² from the window — is used and flagged `fallback`.
+ * Null for fewer than two values (or when even ARIMA(0,1,0) leaves the float range).
  */
 export class ArimaBaseline {
   readonly levels: readonly number[];
@@ -107,19 +108,40 @@ export class ArimaBaseline {
       }
       this.schedule.store(seriesKey, origin, log, fit);
     }
+    let out = this.quantilePath(fit, horizon, u, log);
+    if (!out && !fallback) {
+      // An explosive model (e.g. d = 2 far out) can overflow exp() or the float range: the random walk
+      // ARIMA(0,1,0) on the same window instead, flagged as a fallback.
+      out = this.quantilePath(fitArima(y, { p: 0, d: 1, q: 0 }), horizon, u, log);
+      fallback = true;
+    }
+    if (!out) return null;
+    return { ...out, levels: this.levels, refit, fallback };
+  }
+
+  /** Point (median) and quantiles of steps u+1…u+H; null when a value is not finite (or not > 0 in logs). */
+  private quantilePath(
+    fit: ArimaFit,
+    horizon: number,
+    u: number,
+    log: boolean,
+  ): { point: Float64Array; quantiles: Float64Array } | null {
     const fc = forecastArima(fit, horizon + u);
     const K = this.levels.length;
     const point = new Float64Array(horizon);
     const quantiles = new Float64Array(horizon * K);
+    const ok = (v: number) => Number.isFinite(v) && (!log || v > 0);
     for (let k = 0; k < horizon; k++) {
       const m = fc.mean[u + k];
       const s = fc.se[u + k];
       point[k] = log ? Math.exp(m) : m;
+      if (!ok(point[k])) return null;
       for (let j = 0; j < K; j++) {
         const q = m + this.z[j] * s;
         quantiles[k * K + j] = log ? Math.exp(q) : q;
+        if (!ok(quantiles[k * K + j])) return null;
       }
     }
-    return { point, levels: this.levels, quantiles, refit, fallback };
+    return { point, quantiles };
   }
 }

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { quantileLevelOf } from '../align-forecasts.ts';
+import { gaussian, mulberry32 } from '../make-random-walk-panel.ts';
 import { normalQuantile } from '../normal-quantile.ts';
 import { ArimaBaseline, RefitSchedule } from './arima-baseline.ts';
 import { BASELINE_QUANTILE_LEVELS, placeOnGrid, quantileColumnName } from './baseline-quantiles.ts';
+import { fitGarch } from './fit-garch.ts';
 import { GarchBaseline } from './garch-baseline.ts';
 
 const reference = JSON.parse(
@@ -122,5 +124,37 @@ describe('GarchBaseline', () => {
     const y0 = spread[spread.length - 1];
     expect(path.quantiles[path.levels.indexOf(0.5)]).toBeCloseTo(y0, 12);
     expect(path.quantiles[K - 1] - y0).toBeCloseTo(y0 - path.quantiles[0], 10);
+  });
+});
+
+describe('fitted baselines far out (the default split forecasts 260 business days)', () => {
+  it('GARCH forecasts a non-stationary fit (α + β ≥ 1) with the persistence capped at 1 (IGARCH)', () => {
+    // Volatility growing 2% a step: the ML fit has α + β ≈ 1.2, whose 260-step variance would be ~1e20×.
+    const normal = gaussian(mulberry32(3));
+    const prices = [100];
+    for (let t = 0; t < 259; t++) prices.push(prices[t] * Math.exp(0.01 * Math.exp(0.02 * t) * normal()));
+    const returns = prices.slice(1).map((p, i) => Math.log(p / prices[i]));
+    const fit = fitGarch(returns);
+    expect(fit.alpha + fit.beta).toBeGreaterThan(1.1);
+    const path = new GarchBaseline().pathAt('x', 1, prices, null, 260)!;
+    expect(path.fallback).toBe(false);
+    const K = path.levels.length;
+    const y0 = prices[prices.length - 1];
+    // V_260 = Σ_{k=1..260} (h_{n+1} + (k − 1)ω) = 260·h_{n+1} + ω·260·259/2.
+    const V = 260 * fit.nextVariance + (fit.omega * 260 * 259) / 2;
+    const top = path.quantiles[259 * K + K - 1];
+    expect(Number.isFinite(top)).toBe(true);
+    expect(Math.log(top / y0)).toBeCloseTo(normalQuantile(0.95) * Math.sqrt(V), 8);
+  });
+
+  it('ARIMA forecasts stay finite and positive in log space far out', () => {
+    const normal = gaussian(mulberry32(5));
+    const prices = [100];
+    for (let t = 0; t < 259; t++) prices.push(prices[t] * Math.exp(0.0005 * t * 0.01 + 0.02 * normal()));
+    const path = new ArimaBaseline().pathAt('x', 1, prices, null, 260)!;
+    for (const v of [...path.point, ...path.quantiles]) {
+      expect(Number.isFinite(v)).toBe(true);
+      expect(v).toBeGreaterThan(0);
+    }
   });
 });

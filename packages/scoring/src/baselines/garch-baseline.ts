@@ -32,8 +32,10 @@ export interface GarchBaselineOptions extends RefitOptions {
  *   quantile τ: y_o·exp(z_τ√V_k) in log space, y_o + z_τ√V_k in levels,
  * Gaussian in the horizon return (exact for one step with normal innovations, the usual approximation
  * beyond), so the scorer's quantile-implied variance ((q0.75 − q0.25)/(2z_0.75))² is V_k itself and QLIKE
- * and interval coverage read the GARCH variance directly. With fewer than GARCH_MIN_RETURNS returns, or
- * when the fit fails, σ² is the window's mean squared return for every step (flagged `fallback`).
+ * and interval coverage read the GARCH variance directly. A fit with α + β ≥ 1 (no long-run variance) is
+ * forecast with the persistence capped at 1 (IGARCH: σ²_{n+k} = σ²_{n+1} + (k − 1)ω), so the h-step
+ * variance does not grow geometrically. With fewer than GARCH_MIN_RETURNS returns, or when the fit fails,
+ * σ² is the window's mean squared return for every step (flagged `fallback`).
  * Null for fewer than two returns.
  */
 export class GarchBaseline {
@@ -82,15 +84,26 @@ export class GarchBaseline {
       }
       this.schedule.store(seriesKey, origin, log, fit);
     }
+    const usable = fit !== null && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0;
     let sigma2: Float64Array;
-    if (fit && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0) {
-      sigma2 = garchVarianceForecast(fit, steps);
+    if (usable && fit!.alpha + fit!.beta < 1) sigma2 = garchVarianceForecast(fit!, steps);
+    else if (usable) {
+      // α + β ≥ 1 (a volatility regime shift in the window fits as persistence just above 1, or worse): no
+      // long-run variance, and σ²_{n+k} = ω + (α+β)σ²_{n+k−1} grows geometrically (on the default split it
+      // overflowed exp(z√V) at H = 260). The forecast caps the persistence at 1, IGARCH's: the current
+      // variance is held, plus ω a step.
+      sigma2 = new Float64Array(steps);
+      let v = fit!.nextVariance;
+      for (let k = 0; k < steps; k++) {
+        sigma2[k] = v;
+        v = fit!.omega + v;
+      }
     } else {
       let m2 = 0;
       for (const r of returns) m2 += r * r;
       sigma2 = new Float64Array(steps).fill(m2 / returns.length);
     }
-    const fallback = !(fit && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0);
+    const fallback = !usable;
     const K = this.levels.length;
     const point = new Float64Array(horizon).fill(y0);
     const quantiles = new Float64Array(horizon * K);
