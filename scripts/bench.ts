@@ -1,11 +1,12 @@
 // FinVerse-scale build benchmark (SPEC §12): `npm run bench -- --scale 0.1`.
 // Builds pipelines/scale.json stage by stage — generate, assemble, taxonomy/tasks, patterns, write
-// Parquet + manifest, split — and prints per stage wall seconds, rows/s and peak RSS, then a total line.
+// Parquet + manifest, split, baselines (asof baselines on that split), run — and prints per stage wall
+// seconds, rows/s and peak RSS, then a total line.
 // Measurements belong here, never in unit tests.
 import { rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ASOF_VERSION, loadPipeline } from '@asof/cli';
+import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     'skip-patterns': { type: 'boolean', default: false },
     'skip-split': { type: 'boolean', default: false },
     'skip-run': { type: 'boolean', default: false },
+    'skip-baselines': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -250,6 +252,24 @@ if (args['skip-split'] || !runSplit) {
     const n = r.manifest.outputs.reduce((s, o) => s + o.rows, 0);
     return { rows: n, note: `${r.manifest.outputs.length} files` };
   });
+  if (args['skip-baselines']) {
+    console.log('baselines        skipped (--skip-baselines)');
+  } else {
+    // `asof baselines` on the split just made: random walk, drift and seasonal naive through the
+    // look-ahead guard, block by block of series, into one Parquet file.
+    await stage('baselines', async () => {
+      const r = await writeBaselineForecasts(
+        join(`${outDir}-split`, 'manifest.json'),
+        `${outDir}-baselines.parquet`,
+        {},
+        { log: detail },
+      );
+      return {
+        rows: r.rows,
+        note: `${r.origins.toLocaleString('en-US')} origins, ${r.series.toLocaleString('en-US')} series, ${r.guard.requests.toLocaleString('en-US')} historyAt requests`,
+      };
+    });
+  }
 }
 
 // The runner (issue 17): a trivial model (the last value, plain JS) over the whole split through asof run's
@@ -305,4 +325,5 @@ if (!args.keep) {
     rmSync(dir, { force: true });
     rmSync(join(dirname(dir), '.asof', basename(dir)), { recursive: true, force: true });
   }
+  rmSync(`${outDir}-baselines.parquet`, { force: true });
 }

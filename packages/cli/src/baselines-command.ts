@@ -50,7 +50,12 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
     );
   }
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
-  const r = await writeBaselineForecasts(resolve(io.cwd, values.manifest), resolve(io.cwd, values.out));
+  const r = await writeBaselineForecasts(
+    resolve(io.cwd, values.manifest),
+    resolve(io.cwd, values.out),
+    {},
+    { log: (line) => io.err(`asof baselines: ${line}\n`) },
+  );
   if (values.json) {
     io.out(
       `${JSON.stringify({ forecasts: r.path, dataset_id: r.manifest.dataset_id, rows: r.rows, origins: r.origins, series: r.series, guard: r.guard })}\n`,

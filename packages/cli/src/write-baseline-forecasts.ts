@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
 import { DOUBLE, Duck, INTEGER, quoteLiteral, VARCHAR } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
@@ -9,11 +11,14 @@ import {
   driftForecaster,
   type Forecaster,
   type ForecastTask,
+  type GuardCounts,
   HistoryStore,
   randomWalkForecaster,
   runForecaster,
   seasonalNaiveForecaster,
 } from '@asof/split';
+
+type BaselineModel = (typeof BASELINE_MODELS)[number];
 
 export interface BaselineForecastsResult {
   manifest: Manifest;
@@ -21,9 +26,25 @@ export interface BaselineForecastsResult {
   rows: number;
   origins: number;
   series: number;
-  /** historyAt requests and rows checked by the look-ahead guard. */
+  /** historyAt requests and rows checked by the look-ahead guard, summed over every block of series. */
   guard: { requests: number; rows: number };
 }
+
+export interface BaselineForecastsOptions {
+  /** Progress lines (series done / total, rows written), at most one every `progressSeconds`, and a last one. */
+  log?: (line: string) => void;
+  progressSeconds?: number;
+  /**
+   * A block of consecutive series holds at most about this many served history rows, or forecast rows per
+   * model (a single larger series is a block of its own). It bounds what the JavaScript side holds at once.
+   */
+  blockRows?: number;
+  /** DuckDB memory_limit of the run (default 2GB); its work tables and the final sort spill to the work folder. */
+  memoryLimit?: string;
+}
+
+const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+const DEFAULT_BLOCK_ROWS = 1_000_000;
 
 function outputsOf(manifest: Manifest, tables: readonly string[]): string[] {
   return manifest.outputs.filter((o) => tables.includes(o.table)).map((o) => o.path);
@@ -37,12 +58,19 @@ function outputsOf(manifest: Manifest, tables: readonly string[]): string[] {
  * The history served is what the split serves: the training snapshot and every origin's inputs (each
  * read as of the origin), so the forecasts equal the scorer's own baselines (FORECAST_BASELINE_MISMATCH
  * otherwise).
+ *
+ * The work goes by blocks of consecutive series: the served history is staged once in a DuckDB database in
+ * the work folder, each block's history is loaded into its own HistoryStore, and each block's forecasts
+ * are appended to a DuckDB table there; the file is written from that table, sorted on its grain. So an
+ * all-origins split (hundreds of thousands of origins, tens of millions of forecasts) never sits in
+ * JavaScript arrays at once, and the file is the same bytes as from one store over every series.
  */
 export async function writeBaselineForecasts(
   manifestPath: string,
   outPath: string,
   /** Replaces a baseline's forecaster (tests: a forecaster that reads past its origin must abort the run). */
-  override: Partial<Record<(typeof BASELINE_MODELS)[number], Forecaster>> = {},
+  override: Partial<Record<BaselineModel, Forecaster>> = {},
+  options: BaselineForecastsOptions = {},
 ): Promise<BaselineForecastsResult> {
   const verified = await openVerifiedManifest(manifestPath);
   try {
@@ -55,7 +83,7 @@ export async function writeBaselineForecasts(
         beforeSwitch: () => verified.recheck(),
       },
       ({ file, work }) =>
-        verified.guard(() => computeBaselines(verified, manifestPath, file, work, override)),
+        verified.guard(() => computeBaselines(verified, manifestPath, file, work, override, options)),
     );
     return { ...written.value, path: written.path };
   } finally {
@@ -63,12 +91,38 @@ export async function writeBaselineForecasts(
   }
 }
 
+interface SeriesRow {
+  series_no: bigint;
+  series_id: string;
+  frequency: string;
+  n_origins: bigint;
+  n_steps: bigint;
+  n_rows: bigint;
+}
+
+interface OriginRow {
+  origin_no: number;
+  series_id: string;
+  origin: bigint;
+  origin_index: bigint;
+  horizon_steps: number;
+  lookback_steps: number | null;
+}
+
+/** A run of consecutive series (series_no first..last). */
+interface Block {
+  first: number;
+  last: number;
+  series: number;
+}
+
 async function computeBaselines(
   verified: VerifiedManifest,
   manifestPath: string,
   outFile: string,
   work: string,
-  override: Partial<Record<(typeof BASELINE_MODELS)[number], Forecaster>>,
+  override: Partial<Record<BaselineModel, Forecaster>>,
+  options: BaselineForecastsOptions,
 ): Promise<BaselineForecastsResult> {
   const manifest = verified.manifest;
   if (manifest.kind !== 'split') {
@@ -78,12 +132,6 @@ async function computeBaselines(
       { context: { file: manifestPath, value: manifest.kind } },
     );
   }
-  // Only files the verified manifest lists, read through the descriptors that were hashed.
-  const files = (tables: readonly string[]) =>
-    `[${verified
-      .readPaths(...tables)
-      .map((p) => quoteLiteral(p))
-      .join(', ')}]`;
   const originFiles = outputsOf(manifest, ['origins']);
   const historyFiles = outputsOf(manifest, ['train_observations', 'inputs', 'input_rows']);
   if (originFiles.length === 0 || historyFiles.length === 0) {
@@ -93,146 +141,271 @@ async function computeBaselines(
       { context: { file: manifestPath } },
     );
   }
-  const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
+  // A database file in the work folder (removed with it): the staged history and the forecasts live on
+  // disk, compressed, and the final sort spills beside it, whatever the size of the split.
+  const duck = await Duck.open({
+    threads: 2,
+    memoryLimit: options.memoryLimit ?? '2GB',
+    tempDirectory: join(work, 'spill'),
+    path: join(work, 'baselines.duckdb'),
+  });
   try {
-    const origins = await duck.all<{
-      series_id: string;
-      origin: bigint;
-      origin_index: number;
-      horizon_steps: number;
-      lookback_steps: number | null;
-      frequency: string;
-    }>(
-      `SELECT series_id, epoch_us(origin) AS origin, origin_index::BIGINT AS origin_index,
-              horizon_steps::INTEGER AS horizon_steps, lookback_steps::INTEGER AS lookback_steps, frequency
-       FROM read_parquet(${files(['origins'])}) ORDER BY series_id, origin`,
+    await stageSplit(duck, verified, manifestPath);
+    const series = await duck.all<SeriesRow>(
+      `SELECT s.series_no, s.series_id, s.frequency, s.n_origins, s.n_steps, coalesce(r.n_rows, 0) AS n_rows
+       FROM baseline_series AS s
+       LEFT JOIN (SELECT series_no, count(*) AS n_rows FROM baseline_served GROUP BY series_no) AS r USING (series_no)
+       ORDER BY s.series_no`,
     );
-    const inputTable = outputsOf(manifest, ['input_rows']).length ? 'input_rows' : 'inputs';
-    const inputColumns = await duck.all<{ column_name: string }>(
-      `DESCRIBE SELECT * FROM read_parquet(${files([inputTable])})`,
-    );
-    if (!inputColumns.some((c) => c.column_name === 'step_index')) {
-      throw new InputError(
-        'BASELINES_SPLIT_OUTDATED',
-        `${manifestPath}: its inputs carry no step_index (written by an older 'asof split'), so a series released late cannot be placed on its grid; remake the split with 'asof split'`,
-        { context: { file: manifestPath } },
-      );
-    }
-    // Only files the verified manifest lists are read; every vintage once (per-origin inputs repeat them).
-    // The withdrawals (value NULL) make the as-of view at each origin leave out what the inputs leave out.
-    const withdrawals = outputsOf(manifest, ['withdrawals']).length
-      ? `UNION ALL
-         SELECT series_id, "timestamp", available_at, NULL::DOUBLE AS value FROM read_parquet(${files(['withdrawals'])})`
-      : '';
-    // Compact input rows count only where some origin is served them (input_rows.sql's read rule), as the
-    // per-origin layout carries them: the file also holds vintages no origin's window reaches.
-    const inputs = outputsOf(manifest, ['input_rows']).length
-      ? `SELECT r.series_id, r."timestamp", r.available_at, r.value FROM read_parquet(${files(['input_rows'])}) AS r
-         WHERE EXISTS (
-           SELECT 1 FROM read_parquet(${files(['origins'])}) AS o
-           WHERE o.series_id = r.series_id AND r."timestamp" BETWEEN o.lookback_start AND o.origin
-             AND r.available_at <= o.origin AND (r.superseded_at IS NULL OR r.superseded_at > o.origin))`
-      : `SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['inputs'])})`;
-    const rows = await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
-      `WITH served AS (
-         SELECT series_id, "timestamp", available_at, value FROM read_parquet(${files(['train_observations'])})
-         UNION ALL
-         ${inputs}
-         ${withdrawals}
-       )
-       SELECT DISTINCT series_id, epoch_us("timestamp") AS ts, epoch_us(available_at) AS av, value
-       FROM served WHERE series_id IN (SELECT DISTINCT series_id FROM read_parquet(${files(['origins'])}))
-       ORDER BY series_id, ts, av`,
-    );
-    // The grid steps of the served timestamps and of the origins (the split's step_index / origin_index): the
-    // store holds only what the split serves, so it cannot number the grid itself (a step released after
-    // the last origin is in no input), and seasonal naive and drift count from the origin's own step.
-    const grid = await duck.all<{ series_id: string; ts: bigint; step: bigint }>(
-      `SELECT series_id, epoch_us("timestamp") AS ts, step_index::BIGINT AS step FROM read_parquet(${files([inputTable])})
-       UNION
-       SELECT series_id, epoch_us(origin) AS ts, origin_index::BIGINT AS step FROM read_parquet(${files(['origins'])})
-       ORDER BY series_id, ts`,
-    );
-    // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
-    const store = HistoryStore.fromRows(rows, grid);
-    const frequency = new Map(origins.map((o) => [o.series_id, o.frequency]));
-    const tasks: ForecastTask[] = origins
-      .filter((o) => store.has(o.series_id))
-      .map((o) => ({
-        series_id: o.series_id,
-        origin: Number(o.origin),
-        horizon_steps: o.horizon_steps,
-        origin_index: Number(o.origin_index),
-        ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
-      }));
-    const forecasters: Record<(typeof BASELINE_MODELS)[number], Forecaster> = {
+    const frequency = new Map(series.map((s) => [s.series_id, s.frequency]));
+    const forecasters: Record<BaselineModel, Forecaster> = {
       random_walk: randomWalkForecaster,
       drift: driftForecaster,
       seasonal_naive: seasonalNaiveForecaster((id) => SEASON_LENGTH[frequency.get(id) ?? ''] ?? 1),
       ...override,
     };
-    const model: string[] = [];
-    const series: string[] = [];
-    const origin: string[] = [];
-    const step: number[] = [];
-    const value: number[] = [];
-    for (const name of BASELINE_MODELS) {
-      const out = runForecaster(store, tasks, forecasters[name]);
-      const perOrigin = new Map<string, number>();
-      for (const r of out) {
-        const key = `${r.series_id}|${r.origin}`;
-        perOrigin.set(key, (perOrigin.get(key) ?? 0) + 1);
-        model.push(name);
-        series.push(r.series_id);
-        origin.push(microsToIso(r.origin));
-        step.push(r.step);
-        value.push(r.value);
-      }
-      const empty = origins.find(
-        (o) => (perOrigin.get(`${o.series_id}|${Number(o.origin)}`) ?? 0) !== o.horizon_steps,
-      );
-      if (empty) {
-        throw new InputError(
-          'BASELINES_NO_HISTORY',
-          `${manifestPath}: origin ${microsToIso(Number(empty.origin))} of ${empty.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
-          { context: { series_id: empty.series_id, value: microsToIso(Number(empty.origin)) } },
-        );
-      }
-    }
+    // The blocks append numbers only (text is costly to append and to store at this size); the file gets
+    // its text columns back by origin_no and model_no (baseline_forecasts.sql).
     await duck.run(
-      'CREATE TABLE forecasts (model VARCHAR, series_id VARCHAR, origin VARCHAR, step INTEGER, value DOUBLE)',
+      'CREATE TABLE forecasts (model_no INTEGER, origin_no INTEGER, step INTEGER, value DOUBLE)',
     );
+    await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin VARCHAR)');
+    await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR)');
     await duck.appendColumns(
-      'forecasts',
-      [VARCHAR, VARCHAR, VARCHAR, INTEGER, DOUBLE],
-      [model, series, origin, step, value],
+      'forecast_models',
+      [INTEGER, VARCHAR],
+      [BASELINE_MODELS.map((_, i) => i), [...BASELINE_MODELS]],
     );
-    // origin is ISO text with microseconds (fixed width, so the text order is the time order).
-    await faultPoint('run:midway');
+    const blocks = planBlocks(series, options.blockRows ?? DEFAULT_BLOCK_ROWS);
+    const totalOrigins = series.reduce((s, r) => s + Number(r.n_origins), 0);
+    const progress = progressLog(options, series.length, totalOrigins, blocks.length);
+    const totals = { rows: 0, origins: 0, series: 0, guard: { requests: 0, rows: 0 } as GuardCounts };
+    let seriesDone = 0;
+    for (let b = 0; b < blocks.length; b++) {
+      const done = await forecastBlock(duck, blocks[b], forecasters, manifestPath);
+      totals.rows += done.rows;
+      totals.origins += done.origins;
+      totals.series += done.series;
+      totals.guard.requests += done.guard.requests;
+      totals.guard.rows += done.guard.rows;
+      seriesDone += blocks[b].series;
+      progress.block(seriesDone, totals.rows);
+      // Once, half-way through the blocks (the kill and SIGINT tests stop a run here).
+      if (2 * (b + 1) >= blocks.length && 2 * b < blocks.length) await faultPoint('run:midway');
+    }
+    if (blocks.length === 0) await faultPoint('run:midway');
+    progress.writing(totals.rows);
     // The asof entry marks the file as asof's, so a later run may replace it (and only it). It names no
     // split: the same forecasts from either split layout are the same bytes.
-    await duck.writeParquet(
-      'SELECT * FROM forecasts ORDER BY model, series_id, origin, step',
-      outFile,
-      undefined,
-      {
-        kvMetadata: {
-          [ASOF_PARQUET_KEY]: JSON.stringify({
-            kind: 'forecasts',
-            models: [...BASELINE_MODELS],
-          }),
-        },
+    await duck.writeParquet(readSql('baseline_forecasts'), outFile, undefined, {
+      kvMetadata: {
+        [ASOF_PARQUET_KEY]: JSON.stringify({
+          kind: 'forecasts',
+          models: [...BASELINE_MODELS],
+        }),
       },
-    );
+    });
+    progress.finished(totals.rows);
     return {
       manifest,
       path: outFile,
-      rows: model.length,
-      origins: tasks.length,
-      series: new Set(tasks.map((t) => t.series_id)).size,
-      guard: { ...store.guard },
+      rows: totals.rows,
+      origins: totals.origins,
+      series: totals.series,
+      guard: totals.guard,
     };
   } finally {
     duck.close();
   }
+}
+
+/**
+ * Views over the verified files (only those the manifest lists, read through the descriptors that were
+ * hashed), then the work tables the blocks read: the series, the served history, the grid and the origins,
+ * each ordered by series_no so that a block's range query reads only its own row groups.
+ */
+async function stageSplit(duck: Duck, verified: VerifiedManifest, manifestPath: string): Promise<void> {
+  const manifest = verified.manifest;
+  const files = (table: string) =>
+    `read_parquet([${verified
+      .readPaths(table)
+      .map((p) => quoteLiteral(p))
+      .join(', ')}])`;
+  const compact = outputsOf(manifest, ['input_rows']).length > 0;
+  const inputTable = compact ? 'input_rows' : 'inputs';
+  const inputColumns = await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM ${files(inputTable)}`);
+  if (!inputColumns.some((c) => c.column_name === 'step_index')) {
+    throw new InputError(
+      'BASELINES_SPLIT_OUTDATED',
+      `${manifestPath}: its inputs carry no step_index (written by an older 'asof split'), so a series released late cannot be placed on its grid; remake the split with 'asof split'`,
+      { context: { file: manifestPath } },
+    );
+  }
+  await duck.run(`CREATE VIEW split_origins AS SELECT * FROM ${files('origins')}`);
+  await duck.run(`CREATE VIEW split_train AS SELECT * FROM ${files('train_observations')}`);
+  await duck.run(`CREATE VIEW split_input_steps AS SELECT * FROM ${files(inputTable)}`);
+  if (compact) {
+    await duck.run(`CREATE VIEW split_input_rows AS SELECT * FROM ${files('input_rows')}`);
+    await duck.run(`CREATE VIEW served_inputs AS ${readSql('baseline_compact_inputs')}`);
+  } else {
+    await duck.run('CREATE VIEW served_inputs AS SELECT * FROM split_input_steps');
+  }
+  // The withdrawals (value NULL) make the as-of view at each origin leave out what the inputs leave out.
+  await duck.run(
+    outputsOf(manifest, ['withdrawals']).length
+      ? `CREATE VIEW split_withdrawals AS
+         SELECT series_id, "timestamp", available_at, NULL::DOUBLE AS value FROM ${files('withdrawals')}`
+      : `CREATE VIEW split_withdrawals AS
+         SELECT series_id, "timestamp", available_at, NULL::DOUBLE AS value FROM split_train WHERE false`,
+  );
+  for (const model of ['baseline_series', 'baseline_served', 'baseline_grid', 'baseline_origins']) {
+    await duck.createTable(model, readSql(model));
+  }
+}
+
+function readSql(name: string): string {
+  return readFileSync(join(SQL_DIR, `${name}.sql`), 'utf8')
+    .trim()
+    .replace(/;\s*$/, '');
+}
+
+/** Consecutive series, cut where a block would pass `limit` history rows or forecast rows per model. */
+function planBlocks(series: readonly SeriesRow[], limit: number): Block[] {
+  const blocks: Block[] = [];
+  let current: Block | undefined;
+  let rows = 0;
+  let steps = 0;
+  for (const s of series) {
+    const n = Number(s.series_no);
+    const r = Number(s.n_rows);
+    const k = Number(s.n_steps);
+    if (current && (rows + r > limit || steps + k > limit)) {
+      blocks.push(current);
+      current = undefined;
+    }
+    if (!current) {
+      current = { first: n, last: n, series: 0 };
+      rows = 0;
+      steps = 0;
+    }
+    current.last = n;
+    current.series++;
+    rows += r;
+    steps += k;
+  }
+  if (current) blocks.push(current);
+  return blocks;
+}
+
+/**
+ * One block: its history in a HistoryStore of its own, every baseline run over its origins through the
+ * look-ahead guard, and the forecasts appended to the work table. Every origin must get its full path.
+ */
+async function forecastBlock(
+  duck: Duck,
+  block: Block,
+  forecasters: Record<BaselineModel, Forecaster>,
+  manifestPath: string,
+): Promise<{ rows: number; origins: number; series: number; guard: GuardCounts }> {
+  const range = { first: block.first, last: block.last };
+  const origins = await duck.all<OriginRow>(
+    `SELECT origin_no, series_id, origin, origin_index, horizon_steps, lookback_steps FROM baseline_origins
+     WHERE series_no BETWEEN $first AND $last ORDER BY series_no, origin`,
+    range,
+  );
+  // A null value is a withdrawal (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
+  const store = HistoryStore.fromRows(
+    await duck.all<{ series_id: string; ts: bigint; av: bigint; value: number | null }>(
+      `SELECT series_id, ts, av, value FROM baseline_served
+       WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, av`,
+      range,
+    ),
+    await duck.all<{ series_id: string; ts: bigint; step: bigint }>(
+      `SELECT series_id, ts, step FROM baseline_grid
+       WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, step`,
+      range,
+    ),
+  );
+  const served = origins.filter((o) => store.has(o.series_id));
+  const tasks: ForecastTask[] = served.map((o) => ({
+    series_id: o.series_id,
+    origin: Number(o.origin),
+    horizon_steps: o.horizon_steps,
+    origin_index: Number(o.origin_index),
+    ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
+  }));
+  // origin as microsToIso writes it: ISO with microseconds, fixed width.
+  await duck.appendColumns(
+    'forecast_origins',
+    [INTEGER, VARCHAR, VARCHAR],
+    [
+      origins.map((o) => o.origin_no),
+      origins.map((o) => o.series_id),
+      origins.map((o) => microsToIso(Number(o.origin))),
+    ],
+  );
+  let rows = 0;
+  for (let m = 0; m < BASELINE_MODELS.length; m++) {
+    const name = BASELINE_MODELS[m];
+    const out = runForecaster(store, tasks, forecasters[name]);
+    // runForecaster emits each task's path in task order: count each origin's steps walking both lists.
+    let p = 0;
+    let t = 0;
+    const originNo: number[] = new Array(out.length);
+    for (const o of origins) {
+      let n = 0;
+      if (t < tasks.length && served[t] === o) {
+        const task = tasks[t];
+        while (p < out.length && out[p].series_id === task.series_id && out[p].origin === task.origin) {
+          originNo[p++] = o.origin_no;
+          n++;
+        }
+        t++;
+      }
+      if (n !== o.horizon_steps) {
+        throw new InputError(
+          'BASELINES_NO_HISTORY',
+          `${manifestPath}: origin ${microsToIso(Number(o.origin))} of ${o.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
+          { context: { series_id: o.series_id, value: microsToIso(Number(o.origin)) } },
+        );
+      }
+    }
+    await duck.appendColumns(
+      'forecasts',
+      [INTEGER, INTEGER, INTEGER, DOUBLE],
+      [new Array<number>(out.length).fill(m), originNo, out.map((r) => r.step), out.map((r) => r.value)],
+    );
+    rows += out.length;
+  }
+  return {
+    rows,
+    origins: tasks.length,
+    series: new Set(tasks.map((t) => t.series_id)).size,
+    guard: { ...store.guard },
+  };
+}
+
+/** Progress on stderr: a first line with the totals, one per block at most every few seconds, a last one. */
+function progressLog(options: BaselineForecastsOptions, series: number, origins: number, blocks: number) {
+  const log = options.log ?? (() => {});
+  const every = (options.progressSeconds ?? 5) * 1000;
+  const started = performance.now();
+  let last = started;
+  const at = () => `[${((performance.now() - started) / 1000).toFixed(1)}s]`;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  log(`${at()} ${fmt(series)} series, ${fmt(origins)} origins, in ${fmt(blocks)} block(s) of series`);
+  return {
+    block(done: number, rows: number) {
+      const now = performance.now();
+      if (now - last < every && done < series) return;
+      last = now;
+      log(`${at()} ${fmt(done)}/${fmt(series)} series, ${fmt(rows)} forecast rows`);
+    },
+    writing(rows: number) {
+      log(`${at()} writing ${fmt(rows)} forecast rows to Parquet (sorted by model, series_id, origin, step)`);
+    },
+    finished(rows: number) {
+      log(`${at()} wrote ${fmt(rows)} forecast rows`);
+    },
+  };
 }

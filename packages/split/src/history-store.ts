@@ -147,22 +147,29 @@ export class HistoryStore {
         },
       );
     }
-    const current: StoredHistoryRow[] = [];
-    for (let i = 0; i < all.length; i++) {
-      const r = all[i];
-      if (r.timestamp > asOf) break;
-      if (r.available_at > asOf) continue;
-      const prev = current[current.length - 1];
-      // Rows are sorted by (timestamp, available_at): a later public vintage of the same timestamp replaces it.
-      if (prev && prev.timestamp === r.timestamp) current[current.length - 1] = r;
-      else current.push(r);
+    // Rows are sorted by (timestamp, available_at): the timestamps <= asOf are a prefix (found by bisection),
+    // and walking it back from its end, the first public row of each timestamp is its latest public vintage.
+    // Walking back stops once `lookback` values are found, so a short window costs what it serves, not the
+    // whole history (an all-origins split asks for a window at every step).
+    let end = 0;
+    let hi = all.length;
+    while (end < hi) {
+      const mid = (end + hi) >>> 1;
+      if (all[mid].timestamp <= asOf) end = mid + 1;
+      else hi = mid;
     }
-    const out: HistoryRow[] = [];
-    for (const r of current) {
+    const want = lookback === undefined || Number.isNaN(lookback) ? Number.POSITIVE_INFINITY : lookback;
+    const served: HistoryRow[] = [];
+    for (let i = end - 1; i >= 0 && served.length < want; ) {
+      const timestamp = all[i].timestamp;
+      let latest: StoredHistoryRow | undefined;
+      for (; i >= 0 && all[i].timestamp === timestamp; i--) {
+        if (latest === undefined && all[i].available_at <= asOf) latest = all[i];
+      }
       // Checked non-null: the stored row is served as is (no copy per request).
-      if (r.value !== null) out.push(r as HistoryRow);
+      if (latest !== undefined && latest.value !== null) served.push(latest as HistoryRow);
     }
-    const served = lookback === undefined ? out : out.slice(Math.max(0, out.length - lookback));
+    served.reverse();
     for (const r of served) {
       this.guard.rows++;
       if (r.available_at > asOf)
