@@ -6,6 +6,7 @@ import { verifyManifest } from '@asof/manifest';
 import { isAsofParquetFile } from '@asof/output';
 import {
   alignForecasts,
+  BASELINE_MODELS,
   baselinePath,
   buildEvaluationPanel,
   makePanelBaselines,
@@ -119,6 +120,7 @@ describe('asof baselines', () => {
     const own = makePanelBaselines(
       panel,
       panel.seriesIds.map((s) => frequency.get(s)),
+      BASELINE_MODELS,
     );
     expect(panel.horizon.length).toBeGreaterThan(6);
     for (const m of own) {
@@ -137,7 +139,13 @@ describe('asof baselines', () => {
     }
     expect(differs).toBeGreaterThan(0);
     const results = await scoreSplit(split, [out], { tasks: tasksOf(frequency) });
-    expect(results.models.map((m) => m.model)).toEqual(['random_walk', 'drift', 'seasonal_naive']);
+    expect(results.models.map((m) => m.model)).toEqual([
+      'random_walk',
+      'drift',
+      'seasonal_naive',
+      'arima',
+      'garch',
+    ]);
     expect(results.warnings).toContainEqual({
       code: 'SUBMITTED_BASELINES_MATCH',
       message: expect.any(String),
