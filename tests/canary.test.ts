@@ -1,4 +1,3 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
@@ -11,10 +10,10 @@ import {
   randomWalkForecaster,
   runForecaster,
   runSplit,
-  writeUniverseManifest,
 } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';
+import { poisonUniverse } from './poison-universe.ts';
 
 // The leakage canary (SPEC §8): poison everything published after t — every row with available_at > t gets a
 // wildly different value and a later available_at (same timestamps), and every older value gets a wild
@@ -27,49 +26,6 @@ const splitPoisoned = scratchOut('canary-split-poisoned');
 afterAll(() => {
   for (const d of [clean, poisoned, splitClean, splitPoisoned]) removeOutput(d.abs);
 });
-
-async function poison(src: string, dest: string): Promise<void> {
-  const duck = await Duck.open({ threads: 2 });
-  try {
-    for (const part of readdirSync(join(src, 'observations')).sort()) {
-      mkdirSync(join(dest, 'observations', part), { recursive: true });
-      const file = quoteLiteral(join(src, 'observations', part, 'data.parquet'));
-      await duck.writeParquet(
-        `WITH o AS (SELECT * FROM read_parquet(${file}, hive_partitioning = false)),
-         after_t AS (
-           SELECT series_id, "timestamp", period_start, available_at + INTERVAL 3 DAY AS available_at,
-                  -977.0 * value + 123456.5 AS value, available_at_basis, 'poison' AS source_ref
-           FROM o WHERE available_at > $t::TIMESTAMPTZ
-         ),
-         revisions AS (
-           SELECT series_id, "timestamp", any_value(period_start) AS period_start,
-                  $t::TIMESTAMPTZ + INTERVAL 1 DAY AS available_at, 1e9 + count(*) AS value,
-                  any_value(available_at_basis) AS available_at_basis, 'poison' AS source_ref
-           FROM o WHERE available_at <= $t::TIMESTAMPTZ GROUP BY series_id, "timestamp"
-         )
-         SELECT * FROM o WHERE available_at <= $t::TIMESTAMPTZ
-         UNION ALL SELECT * FROM after_t
-         UNION ALL SELECT * FROM revisions
-         ORDER BY series_id, "timestamp", available_at`,
-        join(dest, 'observations', part, 'data.parquet'),
-        { t: T },
-      );
-    }
-    // The poisoned universe is a consistent universe: its series statistics count the new revisions.
-    await duck.writeParquet(
-      `SELECT s.* REPLACE (coalesce(o.n_revisions, 0) AS n_revisions)
-       FROM read_parquet(${quoteLiteral(join(src, 'series.parquet'))}) s
-       LEFT JOIN (SELECT series_id, count(*) - count(DISTINCT "timestamp") AS n_revisions
-                  FROM read_parquet(${quoteLiteral(join(dest, 'observations', '*', '*.parquet'))}) GROUP BY series_id) o
-       USING (series_id) ORDER BY series_id`,
-      join(dest, 'series.parquet'),
-    );
-  } finally {
-    duck.close();
-  }
-  copyFileSync(join(src, 'tasks.parquet'), join(dest, 'tasks.parquet'));
-  await writeUniverseManifest(dest, 'canary-poisoned', { eval_start: '2020-01-01' });
-}
 
 async function query<T>(sql: string): Promise<T[]> {
   const duck = await Duck.open({ threads: 1 });
@@ -122,7 +78,7 @@ beforeAll(async () => {
     },
   });
   await buildUniverse({ config, outDir: clean.abs });
-  await poison(clean.abs, poisoned.abs);
+  await poisonUniverse(clean.abs, poisoned.abs, T);
   const options = {
     origins: 'all' as const,
     embargo: 'P7D',
