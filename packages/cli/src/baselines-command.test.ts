@@ -115,7 +115,13 @@ describe('asof baselines', () => {
     const data = await readSplitTables(manifest, join(root, 's'));
     const panel = buildEvaluationPanel(data.origins, data.targets);
     const file = alignForecasts(panel, await readForecasts(out));
-    expect(file.map((m) => m.model).sort()).toEqual(['drift', 'random_walk', 'seasonal_naive']);
+    expect(file.map((m) => m.model).sort()).toEqual([
+      'arima',
+      'drift',
+      'garch',
+      'random_walk',
+      'seasonal_naive',
+    ]);
     const frequency = new Map(panel.seriesIds.map((s) => [s, s === 'b:px' ? 'BD' : 'M']));
     const own = makePanelBaselines(
       panel,
@@ -125,8 +131,15 @@ describe('asof baselines', () => {
     expect(panel.horizon.length).toBeGreaterThan(6);
     for (const m of own) {
       const written = file.find((f) => f.model === m.model)!;
+      expect(written.covered ?? null).toBeNull();
       expect(Array.from(written.point)).toEqual(Array.from(m.point));
+      // ARIMA's and GARCH's quantiles too (the point baselines have none in the file).
+      expect(written.quantileLevels).toEqual(m.quantileLevels);
+      expect(written.quantiles && Array.from(written.quantiles)).toEqual(
+        m.quantiles && Array.from(m.quantiles),
+      );
     }
+    expect(own[3].quantileLevels).toHaveLength(19);
     // The drift is the whole-history one: a tail-only drift (the inputs window) differs somewhere.
     let differs = 0;
     for (let o = 0; o < panel.horizon.length; o++) {
@@ -149,9 +162,39 @@ describe('asof baselines', () => {
     expect(results.warnings).toContainEqual({
       code: 'SUBMITTED_BASELINES_MATCH',
       message: expect.any(String),
-      count: 3,
+      count: 5,
     });
-  });
+  }, 60_000);
+
+  it('--refit-every K fits ARIMA and GARCH as the scorer does with the same K, and only then', async () => {
+    const out = join(root, 'baselines-k1.parquet');
+    let hint = '';
+    const code = await baselinesCommand(['--manifest', split, '--out', out, '--refit-every', '1'], {
+      out: () => {},
+      err: (t) => (hint += t),
+      cwd,
+    });
+    expect(code).toBe(0);
+    expect(hint).toMatch(/next: asof score .* --refit-every 1 /);
+    const frequency = new Map([
+      ['b:px', 'BD'],
+      ['m:cpi', 'M'],
+    ]);
+    const same = await scoreSplit(split, [out], { tasks: tasksOf(frequency), refitEvery: 1 });
+    expect(same.warnings).toContainEqual(
+      expect.objectContaining({ code: 'SUBMITTED_BASELINES_MATCH', count: 5 }),
+    );
+    await expect(scoreSplit(split, [out], { tasks: tasksOf(frequency) })).rejects.toThrow(
+      /FORECAST_BASELINE_MISMATCH|model 'arima' at .*give asof baselines and asof score the same --refit-every/,
+    );
+    await expect(
+      baselinesCommand(['--manifest', split, '--out', out, '--refit-every', '0'], {
+        out: () => {},
+        err: () => {},
+        cwd,
+      }),
+    ).rejects.toThrow(/--refit-every 0: expected a whole number ≥ 1/);
+  }, 60_000);
 
   it('aborts on a forecaster that reads past its origin, writing nothing', async () => {
     const out = join(root, 'cheat.parquet');
@@ -160,6 +203,15 @@ describe('asof baselines', () => {
         drift: (task, history) => {
           history.historyAt(task.series_id, history.origin + 1);
           return [];
+        },
+      }),
+    ).rejects.toThrow(LookaheadError);
+    // A path forecaster (ARIMA's slot) that reads past its origin aborts the run the same way.
+    await expect(
+      writeBaselineForecasts(split, out, {
+        arima: (task, history) => {
+          history.historyAt(task.series_id, history.origin + 1);
+          return null;
         },
       }),
     ).rejects.toThrow(LookaheadError);

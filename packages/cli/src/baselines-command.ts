@@ -1,17 +1,19 @@
 import { resolve } from 'node:path';
 import { InputError } from '@asof/schema';
+import { BASELINE_MODELS } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
-export const BASELINES_USAGE = 'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--json]';
+export const BASELINES_USAGE =
+  'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--json]';
 
 const HELP = `${BASELINES_USAGE}
 
-Writes the random walk, drift and seasonal-naive forecasts of every origin of a split made by
-'asof split', as a forecasts file (schemas/forecast.schema.json: model, series_id, origin, step, value)
-that 'asof score' accepts. The split's files are re-hashed first. Each forecaster reads the history only
+Writes the random walk, drift, seasonal-naive, ARIMA and GARCH(1,1) forecasts of every origin of a split
+made by 'asof split', as a forecasts file (schemas/forecast.schema.json: model, series_id, origin, step,
+value, and q0.05…q0.95 for ARIMA and GARCH, empty for the others) that 'asof score' accepts. The split's files are re-hashed first. Each forecaster reads the history only
 through the split's look-ahead guard (historyAt at the origin); reading past an origin aborts the run.
 Steps count on the series' grid from the origin's own step o (step o+k is the k-th after it), whatever
 the publication lag; y_o is the last value public at the origin, u steps before o (u = 0 for bars, 1 for
@@ -23,14 +25,26 @@ a month released the next month).
   seasonal_naive   the value of grid step o+k−m⌈k/m⌉ as known at the origin (m = BD 5, D 7, W 52, M 12,
                    Q 4); if that step is not public, the latest public step of the same season in the
                    inputs, else y_o (December 2019 origin, monthly: Jan 2020 ← Jan 2019, Dec 2020 ← Dec 2018)
-These are the scorer's own baselines: 'asof score' checks a file using these names against them.
+  arima            forecast::auto.arima on the origin's input window (log levels for a positive series),
+                   median and quantiles exp(mean ± z·se) of steps u+1…u+H (docs/decisions/0013)
+  garch            zero-mean GARCH(1,1) on the window's one-step log returns: median y_o, quantiles
+                   y_o·exp(z·√V_k), V_k the summed variance forecast to the target
+ARIMA and GARCH re-estimate their parameters every K origins of a series (--refit-every, default 10) and
+re-run the filter on each origin's window in between.
+These are the scorer's own baselines: 'asof score' checks a file using these names against them (give it
+the same --refit-every).
 `;
 
 /** `asof baselines`: the baseline forecasts of a split, through historyAt, as a Parquet forecasts file. */
 export async function baselinesCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { manifest: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+    {
+      manifest: { type: 'string' },
+      out: { type: 'string' },
+      'refit-every': { type: 'string' },
+      json: { type: 'boolean' },
+    },
     BASELINES_USAGE,
   );
   if (values.help) {
@@ -49,12 +63,19 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--out ${values.out}: the baselines are written as Parquet; name the file *.parquet, e.g. out/baselines.parquet`,
     );
   }
+  const refitEvery = values['refit-every'] === undefined ? undefined : Number(values['refit-every']);
+  if (refitEvery !== undefined && !(Number.isInteger(refitEvery) && refitEvery >= 1)) {
+    throw new InputError(
+      'USAGE',
+      `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)\n  usage: ${BASELINES_USAGE}`,
+    );
+  }
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
   const r = await writeBaselineForecasts(
     resolve(io.cwd, values.manifest),
     resolve(io.cwd, values.out),
     {},
-    { log: (line) => io.err(`asof baselines: ${line}\n`) },
+    { log: (line) => io.err(`asof baselines: ${line}\n`), refitEvery },
   );
   if (values.json) {
     io.out(
@@ -62,14 +83,15 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
     );
   } else {
     io.out(
-      `wrote ${r.rows.toLocaleString('en-US')} forecasts (random_walk, drift, seasonal_naive) for ${r.origins.toLocaleString('en-US')} origins of ${r.series.toLocaleString('en-US')} series to ${r.path}\n` +
+      `wrote ${r.rows.toLocaleString('en-US')} forecasts (${BASELINE_MODELS.join(', ')}) for ${r.origins.toLocaleString('en-US')} origins of ${r.series.toLocaleString('en-US')} series to ${r.path}\n` +
         `history served through historyAt: ${r.guard.requests.toLocaleString('en-US')} requests, ${r.guard.rows.toLocaleString('en-US')} rows checked (dataset_id ${r.manifest.dataset_id})\n`,
     );
   }
   const split = shown(io, resolve(io.cwd, values.manifest));
+  const refit = refitEvery === undefined ? '' : ` --refit-every ${refitEvery}`;
   nextHint(
     io,
-    `asof score --manifest ${split} --forecasts ${shown(io, r.path)} --out ${shown(io, r.path).replace(/\.parquet$/i, '')}-score`,
+    `asof score --manifest ${split} --forecasts ${shown(io, r.path)}${refit} --out ${shown(io, r.path).replace(/\.parquet$/i, '')}-score`,
   );
   return 0;
 }

@@ -2,23 +2,38 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { DOUBLE, Duck, INTEGER, quoteLiteral, VARCHAR } from '@asof/duck';
+import { DOUBLE, Duck, INTEGER, quoteIdent, quoteLiteral, VARCHAR } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { InputError, type Manifest } from '@asof/schema';
-import { BASELINE_MODELS, SEASON_LENGTH } from '@asof/scoring';
 import {
+  BASELINE_MODELS,
+  BASELINE_QUANTILE_LEVELS,
+  DEFAULT_REFIT_EVERY,
+  type FittedBaselineModel,
+  type PointBaselineModel,
+  pointMassPath,
+  quantileColumnName,
+  SEASON_LENGTH,
+} from '@asof/scoring';
+import {
+  arimaForecaster,
   driftForecaster,
   type Forecaster,
   type ForecastTask,
   type GuardCounts,
+  garchForecaster,
   HistoryStore,
+  type PathForecaster,
   randomWalkForecaster,
   runForecaster,
+  runPathForecaster,
   seasonalNaiveForecaster,
 } from '@asof/split';
 
-type BaselineModel = (typeof BASELINE_MODELS)[number];
+/** The forecaster of each baseline: point forecasters, and path forecasters with quantiles for ARIMA and GARCH. */
+type BaselineForecasters = Record<PointBaselineModel, Forecaster> &
+  Record<FittedBaselineModel, PathForecaster>;
 
 export interface BaselineForecastsResult {
   manifest: Manifest;
@@ -41,6 +56,8 @@ export interface BaselineForecastsOptions {
   blockRows?: number;
   /** DuckDB memory_limit of the run (default 2GB); its work tables and the final sort spill to the work folder. */
   memoryLimit?: string;
+  /** ARIMA and GARCH re-estimate their parameters every K origins of a series (default 10, as `asof score`). */
+  refitEvery?: number;
 }
 
 const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
@@ -51,8 +68,10 @@ function outputsOf(manifest: Manifest, tables: readonly string[]): string[] {
 }
 
 /**
- * `asof baselines`: the random walk, drift and seasonal-naive forecasts of every origin of a split, written
- * as a forecasts file (schemas/forecast.schema.json) that `asof score` accepts. The split manifest is
+ * `asof baselines`: the random walk, drift, seasonal-naive, ARIMA and GARCH(1,1) forecasts of every origin
+ * of a split, written as a forecasts file (schemas/forecast.schema.json) that `asof score` accepts; ARIMA
+ * and GARCH rows carry the quantiles q0.05…q0.95 (empty for the point baselines), their parameters
+ * re-estimated every `refitEvery` origins of a series in ascending origin order, as the scorer does. The split manifest is
  * verified first. Every value comes from a forecaster that sees the history only through
  * OriginView.historyAt, the split's look-ahead guard; a LookaheadError aborts the run (nothing is written).
  * The history served is what the split serves: the training snapshot and every origin's inputs (each
@@ -69,7 +88,7 @@ export async function writeBaselineForecasts(
   manifestPath: string,
   outPath: string,
   /** Replaces a baseline's forecaster (tests: a forecaster that reads past its origin must abort the run). */
-  override: Partial<Record<BaselineModel, Forecaster>> = {},
+  override: Partial<BaselineForecasters> = {},
   options: BaselineForecastsOptions = {},
 ): Promise<BaselineForecastsResult> {
   const verified = await openVerifiedManifest(manifestPath);
@@ -121,7 +140,7 @@ async function computeBaselines(
   manifestPath: string,
   outFile: string,
   work: string,
-  override: Partial<Record<BaselineModel, Forecaster>>,
+  override: Partial<BaselineForecasters>,
   options: BaselineForecastsOptions,
 ): Promise<BaselineForecastsResult> {
   const manifest = verified.manifest;
@@ -158,16 +177,27 @@ async function computeBaselines(
        ORDER BY s.series_no`,
     );
     const frequency = new Map(series.map((s) => [s.series_id, s.frequency]));
-    const forecasters: Record<BaselineModel, Forecaster> = {
+    // One ARIMA and one GARCH forecaster for the whole run: their refit schedules count each series'
+    // origins, which the blocks give in ascending order (a series is never split between blocks).
+    const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
+    const forecasters: BaselineForecasters = {
       random_walk: randomWalkForecaster,
       drift: driftForecaster,
       seasonal_naive: seasonalNaiveForecaster((id) => SEASON_LENGTH[frequency.get(id) ?? ''] ?? 1),
+      arima: arimaForecaster({ refitEvery }),
+      garch: garchForecaster({ refitEvery }),
       ...override,
     };
     // The blocks append numbers only (text is costly to append and to store at this size); the file gets
     // its text columns back by origin_no and model_no (baseline_forecasts.sql).
     await duck.run(
       'CREATE TABLE forecasts (model_no INTEGER, origin_no INTEGER, step INTEGER, value DOUBLE)',
+    );
+    // ARIMA's and GARCH's quantiles; the point baselines have none (their columns are empty in the file).
+    await duck.run(
+      `CREATE TABLE forecast_quantiles (model_no INTEGER, origin_no INTEGER, step INTEGER, ${BASELINE_QUANTILE_LEVELS.map(
+        (l) => `${quoteIdent(quantileColumnName(l))} DOUBLE`,
+      ).join(', ')})`,
     );
     await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin VARCHAR)');
     await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR)');
@@ -304,7 +334,7 @@ function planBlocks(series: readonly SeriesRow[], limit: number): Block[] {
 async function forecastBlock(
   duck: Duck,
   block: Block,
-  forecasters: Record<BaselineModel, Forecaster>,
+  forecasters: BaselineForecasters,
   manifestPath: string,
 ): Promise<{ rows: number; origins: number; series: number; guard: GuardCounts }> {
   const range = { first: block.first, last: block.last };
@@ -347,8 +377,11 @@ async function forecastBlock(
   let rows = 0;
   for (let m = 0; m < BASELINE_MODELS.length; m++) {
     const name = BASELINE_MODELS[m];
-    const out = runForecaster(store, tasks, forecasters[name]);
-    // runForecaster emits each task's path in task order: count each origin's steps walking both lists.
+    const out =
+      name === 'arima' || name === 'garch'
+        ? runPathForecaster(store, tasks, withPointMass(forecasters[name]))
+        : runForecaster(store, tasks, forecasters[name]);
+    // Each forecaster emits each task's path in task order: count each origin's steps walking both lists.
     let p = 0;
     let t = 0;
     const originNo: number[] = new Array(out.length);
@@ -370,11 +403,22 @@ async function forecastBlock(
         );
       }
     }
+    const model = new Array<number>(out.length).fill(m);
+    const step = out.map((r) => r.step);
     await duck.appendColumns(
       'forecasts',
       [INTEGER, INTEGER, INTEGER, DOUBLE],
-      [new Array<number>(out.length).fill(m), originNo, out.map((r) => r.step), out.map((r) => r.value)],
+      [model, originNo, step, out.map((r) => r.value)],
     );
+    if (name === 'arima' || name === 'garch') {
+      const names = BASELINE_QUANTILE_LEVELS.map(quantileColumnName);
+      const rowsQ = out as ReturnType<typeof runPathForecaster>;
+      await duck.appendColumns(
+        'forecast_quantiles',
+        [INTEGER, INTEGER, INTEGER, ...names.map(() => DOUBLE)],
+        [model, originNo, step, ...names.map((q) => rowsQ.map((r) => r.quantiles[q]))],
+      );
+    }
     rows += out.length;
   }
   return {
@@ -382,6 +426,20 @@ async function forecastBlock(
     origins: tasks.length,
     series: new Set(tasks.map((t) => t.series_id)).size,
     guard: { ...store.guard },
+  };
+}
+
+/**
+ * ARIMA's or GARCH's path, or where it has no model (a window of one value) the point mass at y_o
+ * (pointMassPath), as the scorer has it; nothing only where no history is public at the origin.
+ */
+function withPointMass(forecaster: PathForecaster): PathForecaster {
+  return (task, history) => {
+    const path = forecaster(task, history);
+    if (path) return path;
+    const last = history.historyAt(task.series_id, history.origin, 1);
+    if (last.length === 0) return null;
+    return pointMassPath(last[last.length - 1].value, task.horizon_steps, BASELINE_QUANTILE_LEVELS);
   };
 }
 

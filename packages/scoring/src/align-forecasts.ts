@@ -3,7 +3,7 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { OriginMatcher } from './origin-matcher.ts';
 import { positiveSeries } from './positive-series.ts';
 import { controlCharacterIn, quoteText } from './quote-text.ts';
-import { type ForecastRow, SCORER_BASELINES } from './score-types.ts';
+import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
 
 /** A text column with each distinct string stored once: row i holds `dictionary[codes[i]]`. */
 export interface CodedText {
@@ -264,7 +264,7 @@ function newModel(
       model,
       // A baseline name is allowed only for that baseline's own forecasts (as `asof baselines` writes
       // them): scorePanel checks them against its own and refuses the file when they differ.
-      baseline: (SCORER_BASELINES as readonly string[]).includes(model),
+      baseline: (BASELINE_MODELS as readonly string[]).includes(model),
       point: new Float64Array(size).fill(Number.NaN),
       quantileLevels: K ? levels : null,
       quantiles: K ? new Float64Array(size * K) : null,

@@ -28,6 +28,7 @@ export {
   BASELINE_QUANTILE_LEVELS,
   type BaselinePath,
   placeOnGrid,
+  pointMassPath,
   quantileColumnName,
 } from './baselines/baseline-quantiles.ts';
 export {
@@ -69,6 +70,8 @@ export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {
   baselinePath,
+  type FittedBaselineNotes,
+  type FittedBaselineOptions,
   makeBaselineForecasts,
   makePanelBaselines,
   SEASON_LENGTH,
@@ -168,8 +171,12 @@ export { originsPolicyOf, type ScoreSplitOptions, scoreSplit } from './score-spl
 export {
   BASELINE_MODELS,
   type BaselineModel,
+  FITTED_BASELINE_MODELS,
+  type FittedBaselineModel,
   type ForecastRow,
   type OriginRow,
+  POINT_BASELINE_MODELS,
+  type PointBaselineModel,
   RANDOM_WALK,
   type TargetRow,
   type TaskRow,

@@ -2,18 +2,18 @@ import type { ModelForecasts } from './align-forecasts.ts';
 import { ArimaBaseline, DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
 import {
   BASELINE_QUANTILE_LEVELS,
-  type BaselinePath,
+  pointMassPath,
   quantileColumnName,
 } from './baselines/baseline-quantiles.ts';
 import { GarchBaseline } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import {
+  BASELINE_MODELS,
   type BaselineModel,
   type FittedBaselineModel,
   type ForecastRow,
   type OriginRow,
   type PointBaselineModel,
-  SCORER_BASELINES,
 } from './score-types.ts';
 
 /** Season length in steps per frequency (weekday week, week, year, year, year); A has none (random walk). */
@@ -131,13 +131,13 @@ export function isFittedBaseline(kind: string): kind is FittedBaselineModel {
 /**
  * Every baseline as ForecastRow objects for a list of origins (small inputs, inspection, tests): the point
  * baselines, and ARIMA and GARCH with their quantiles, the origins of each series in ascending order (as
- * the refit schedule counts them). An origin where a fitted baseline has no path (a window of one value)
- * has no rows for it, as `asof baselines` writes it.
+ * the refit schedule counts them). Where a fitted baseline has no model (a window of one value) it is the
+ * point mass at y_o (pointMassPath), as in the scorer and `asof baselines`.
  */
 export function makeBaselineForecasts(
   origins: readonly OriginRow[],
   frequencyOf: (seriesId: string) => string | undefined = () => undefined,
-  kinds: readonly BaselineModel[] = SCORER_BASELINES,
+  kinds: readonly BaselineModel[] = BASELINE_MODELS,
   options: FittedBaselineOptions = {},
 ): ForecastRow[] {
   const rows: ForecastRow[] = [];
@@ -151,14 +151,9 @@ export function makeBaselineForecasts(
     for (const o of fitted ? ordered : origins) {
       if (fitted) {
         const tail = o.history_tail ?? [o.last_value];
-        const path = fitted.pathAt(
-          o.series_id,
-          Date.parse(o.origin),
-          tail,
-          o.history_tail_back ?? null,
-          o.horizon,
-        );
-        if (!path) continue;
+        const path =
+          fitted.pathAt(o.series_id, Date.parse(o.origin), tail, o.history_tail_back ?? null, o.horizon) ??
+          pointMassPath(o.last_value, o.horizon, fitted.levels);
         const names = path.levels.map(quantileColumnName);
         for (let k = 0; k < o.horizon; k++) {
           const quantiles: Record<string, number> = {};
@@ -215,7 +210,7 @@ export interface FittedBaselineNotes {
 export function makePanelBaselines(
   panel: EvaluationPanel,
   frequencyBySeries: ArrayLike<string | undefined>,
-  kinds: readonly BaselineModel[] = SCORER_BASELINES,
+  kinds: readonly BaselineModel[] = BASELINE_MODELS,
   options: FittedBaselineOptions = {},
   notes?: Map<string, FittedBaselineNotes>,
 ): ModelForecasts[] {
@@ -272,18 +267,14 @@ function fittedPanelForecasts(
     const H = panel.horizon[o];
     const scored = frequencyBySeries[s] !== undefined;
     const tail = panel.historyTail[o] ?? Float64Array.of(panel.lastValue[o]);
-    const path: BaselinePath | null = scored
+    const fitted = scored
       ? model.pathAt(panel.seriesIds[s], panel.originTime[o], tail, panel.historyTailBack[o], H)
       : null;
-    if (path) {
-      point.set(path.point, offset);
-      quantiles.set(path.quantiles, offset * K);
-      if (path.fallback) fallback++;
-    } else {
-      point.fill(panel.lastValue[o], offset, offset + H);
-      quantiles.fill(panel.lastValue[o], offset * K, (offset + H) * K);
-      if (scored) noPath++;
-    }
+    const path = fitted ?? pointMassPath(panel.lastValue[o], H, levels);
+    point.set(path.point, offset);
+    quantiles.set(path.quantiles, offset * K);
+    if (fitted?.fallback) fallback++;
+    if (scored && !fitted) noPath++;
   }
   return {
     forecasts: {

@@ -25,7 +25,9 @@ export const ScoringConfig = z
       .number()
       .int()
       .positive()
-      .describe('ARIMA and GARCH re-estimate their parameters every K origins of a series (re-filtered between)'),
+      .describe(
+        'ARIMA and GARCH re-estimate their parameters every K origins of a series (re-filtered between)',
+      ),
     tycheon_space: z
       .literal('horizon_end_log_return')
       .describe(
@@ -56,7 +58,9 @@ export const VerdictRow = z
     crps: DmTest.nullable(),
     crps_kind: z
       .enum(['point', 'samples', 'quantiles', 'gaussian'])
-      .describe("the model's CRPS kind; the random walk's is always paired to it (point and samples: its Gaussian)"),
+      .describe(
+        "the model's CRPS kind; the random walk's is always paired to it (point and samples: its Gaussian)",
+      ),
     crps_approximate: z.boolean().describe('quantile-grid CRPS (flagged *); never mixed with exact values'),
     verdict: z.enum(['beats', 'indistinguishable', 'worse']).nullable(),
     note: z.string().optional(),

@@ -15,7 +15,7 @@ import { positiveSeries } from './positive-series.ts';
 import { baselinesWin, rankBlock, rankBlocks } from './rank-blocks.ts';
 import type { ScoringConfig, ScoringResults } from './results-schema.ts';
 import { scoreModels } from './score-models.ts';
-import { type BaselineModel, RANDOM_WALK, SCORER_BASELINES, type TaskRow } from './score-types.ts';
+import { BASELINE_MODELS, type BaselineModel, RANDOM_WALK, type TaskRow } from './score-types.ts';
 import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.ts';
 import { crpsKindOf } from './tycheon-scores.ts';
 
@@ -64,7 +64,7 @@ export function unitKeyOf(t: Pick<TaskRow, 'scope' | 'category' | 'detail_catego
 
 /** The resolved scoring config (what config_sha256 hashes). */
 export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig {
-  const extra = options.baselines ?? SCORER_BASELINES.filter((b) => b !== RANDOM_WALK);
+  const extra = options.baselines ?? BASELINE_MODELS.filter((b) => b !== RANDOM_WALK);
   const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
   if (!(Number.isInteger(refitEvery) && refitEvery >= 1)) {
     throw new InputError(
@@ -157,7 +157,7 @@ function checkSubmittedBaselines(
   const kept: ModelForecasts[] = [];
   let checked = 0;
   for (const m of submitted) {
-    if (!(SCORER_BASELINES as readonly string[]).includes(m.model)) {
+    if (!(BASELINE_MODELS as readonly string[]).includes(m.model)) {
       kept.push(m);
       continue;
     }
@@ -172,7 +172,7 @@ function checkSubmittedBaselines(
         : '';
       throw new InputError(
         'FORECAST_BASELINE_MISMATCH',
-        `model '${kind}' at ${bad.where}: submitted ${bad.what === 'value' ? bad.value : `${bad.what} ${bad.value}`}, the scorer's own ${kind} baseline gives ${bad.expected}${refit}; the names ${SCORER_BASELINES.join(', ')} are reserved for those baselines (write them with 'asof baselines') — rename your model`,
+        `model '${kind}' at ${bad.where}: submitted ${bad.what === 'value' ? bad.value : `${bad.what} ${bad.value}`}, the scorer's own ${kind} baseline gives ${bad.expected}${refit}; the names ${BASELINE_MODELS.join(', ')} are reserved for those baselines (write them with 'asof baselines') — rename your model`,
         { context: { value: bad.value, expected: bad.expected, series_id: bad.series_id, field: bad.what } },
       );
     }

@@ -50,3 +50,18 @@ export function placeOnGrid(
   for (let i = 0; i < L; i++) values[hi - back[i]] = tail[i];
   return { values, u: lo };
 }
+
+/**
+ * The path a fitted baseline gives where it has no model (a window of fewer than two values): no change,
+ * y_o at every step with every quantile y_o, a point mass. The scorer and `asof baselines` both use it, so
+ * a baselines file covers every origin and equals the scorer's own.
+ */
+export function pointMassPath(y0: number, horizon: number, levels: readonly number[]): BaselinePath {
+  return {
+    point: new Float64Array(horizon).fill(y0),
+    levels,
+    quantiles: new Float64Array(horizon * levels.length).fill(y0),
+    refit: false,
+    fallback: true,
+  };
+}
