@@ -90,12 +90,23 @@ describe('asof score', () => {
         'scored-k1',
         '--refit-every',
         '1',
+        '--half-spread-bps',
+        '2.5',
+        '--fee-bps',
+        '0',
       ],
       { out: () => {}, err: () => {}, cwd: root },
     );
     expect(again).toBe(0);
     const k1 = JSON.parse(readFileSync(join(root, 'scored-k1', 'results.json'), 'utf8'));
     expect(k1.config.refit_every).toBe(1);
+    expect(k1.config.cost_diagnostic).toEqual({
+      label: 'diagnostic, not a trading system',
+      half_spread: 0.00025,
+      slippage: 0.0005,
+      fee: 0,
+    });
+    expect(results.config.cost_diagnostic.half_spread).toBe(0.0005);
     expect(k1.config_sha256).not.toBe(results.config_sha256);
     expect(existsSync(join(root, 'scored', 'leaderboard.md'))).toBe(true);
     expect(JSON.parse(readFileSync(join(root, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
@@ -112,5 +123,8 @@ describe('asof score', () => {
     await expect(
       scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--refit-every', '0'], io),
     ).rejects.toThrow(/--refit-every 0: expected a whole number ≥ 1/);
+    await expect(
+      scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--fee-bps=-1'], io),
+    ).rejects.toThrow(/--fee-bps -1: expected basis points ≥ 0/);
   });
 });

@@ -9,7 +9,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SCORE_USAGE =
-  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--json]';
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--json]';
 
 const HELP = `${SCORE_USAGE}
 
@@ -33,6 +33,10 @@ DIR/results.json and DIR/leaderboard.md.
                    FinTSB backtests' annualisation (default: measured per unit from the origins)
   --refit-every    ARIMA and GARCH re-estimate their parameters every K origins of a series (default 10);
                    a file from 'asof baselines --refit-every K' is checked against the same K
+  --half-spread-bps, --slippage-bps, --fee-bps
+                   costs of the cost-aware diagnostic (diagnostic, not a trading system: each origin holds
+                   sign(median forecast) for one horizon and pays half spread + slippage + fee on turnover),
+                   in basis points per unit traded (defaults 5, 5, 1)
   --json           print a JSON summary instead of tables
 `;
 
@@ -49,6 +53,9 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       alpha: { type: 'string' },
       'origin-stride': { type: 'string' },
       'refit-every': { type: 'string' },
+      'half-spread-bps': { type: 'string' },
+      'slippage-bps': { type: 'string' },
+      'fee-bps': { type: 'string' },
       json: { type: 'boolean' },
     },
     SCORE_USAGE,
@@ -82,6 +89,20 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)`,
     );
   }
+  const bps = (flag: 'half-spread-bps' | 'slippage-bps' | 'fee-bps'): number | undefined => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (typeof v !== 'string' || v.trim() === '' || !(Number.isFinite(x) && x >= 0)) {
+      throw new InputError('USAGE', `--${flag} ${v}: expected basis points ≥ 0, e.g. 5`);
+    }
+    return x / 10_000;
+  };
+  const costs = {
+    ...(bps('half-spread-bps') === undefined ? {} : { halfSpread: bps('half-spread-bps') }),
+    ...(bps('slippage-bps') === undefined ? {} : { slippage: bps('slippage-bps') }),
+    ...(bps('fee-bps') === undefined ? {} : { fee: bps('fee-bps') }),
+  };
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
@@ -105,6 +126,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         alpha,
         originStride: stride,
         refitEvery: refit,
+        costs,
         universeManifest: universe,
         log: (line) => io.err(`asof score: ${line}\n`),
       });

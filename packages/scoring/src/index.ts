@@ -81,6 +81,12 @@ export { averageRanks } from './metrics/average-ranks.ts';
 export { type BacktestStatistics, backtestStatistics } from './metrics/backtest-statistics.ts';
 // Shared building blocks
 export type { NumericArray } from './metrics/check-arrays.ts';
+export {
+  type CostDiagnostic,
+  costDiagnostic,
+  DEFAULT_TRADING_COSTS,
+  type TradingCosts,
+} from './metrics/cost-diagnostic.ts';
 export { crpsGaussian } from './metrics/crps-gaussian.ts';
 export { crpsQuantiles } from './metrics/crps-quantiles.ts';
 export { crpsSamples } from './metrics/crps-samples.ts';
@@ -149,6 +155,7 @@ export { coverageSummary, renderLeaderboard } from './render-leaderboard.ts';
 export {
   Coverage,
   MetricValue,
+  PooledValue,
   RankBlock,
   RunRecord,
   resultsJsonSchema,

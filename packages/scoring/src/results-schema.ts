@@ -28,6 +28,20 @@ export const ScoringConfig = z
       .describe(
         'ARIMA and GARCH re-estimate their parameters every K origins of a series (re-filtered between)',
       ),
+    cost_diagnostic: z
+      .object({
+        label: z.literal('diagnostic, not a trading system'),
+        half_spread: z
+          .number()
+          .min(0)
+          .describe('half the quoted spread, a fraction of the position (5e-4 = 5 bp)'),
+        slippage: z.number().min(0).describe('slippage per unit traded'),
+        fee: z.number().min(0).describe('fee per unit traded'),
+      })
+      .strict()
+      .describe(
+        'Tycheon cost-aware diagnostic: position sign(median forecast) for one horizon (the horizon end H), paying half spread + slippage + fee on turnover',
+      ),
     tycheon_space: z
       .literal('horizon_end_log_return')
       .describe(
@@ -135,6 +149,21 @@ const BaselineWin = z
   })
   .strict();
 
+/** A value over every scored series' origins stacked (Tycheon's pooled results). */
+export const PooledValue = z
+  .object({
+    model: z.string(),
+    metric: z.string().describe("'tycheon.ic', 'tycheon.rank_ic', 'tycheon.cost_net_return', …"),
+    value: Num.describe('null: undefined (a constant forecast has no IC; no position, no hit rate)'),
+    n: z.number().int().describe('origins stacked (positions, for the hit rate)'),
+    partial: z
+      .literal(true)
+      .optional()
+      .describe("a partial model's value on its own origins (the baselines' on them: same_points)"),
+  })
+  .strict();
+export type PooledValue = z.infer<typeof PooledValue>;
+
 /** What `asof run` recorded about a model it ran (packages/runner; docs/model-protocol.md). */
 export const RunRecord = z
   .object({
@@ -229,6 +258,11 @@ export const ScoringResults = z
       .strict()
       .describe('the comparison sets, stated'),
     values: z.array(MetricValue),
+    pooled: z
+      .array(PooledValue)
+      .describe(
+        'Tycheon IC, RankIC and the cost-aware diagnostic over all scored origins stacked; per unit they are in values',
+      ),
     verdicts: z
       .object({
         status: z.enum(['ok', 'refused']),
@@ -250,6 +284,7 @@ export const ScoringResults = z
           .object({
             model: z.string().describe('a partial model (its own values are in values)'),
             values: z.array(MetricValue).describe("the baselines' values on the model's points"),
+            pooled: z.array(PooledValue).describe("the baselines' pooled values on the model's points"),
             ranks: RankBlock.describe("the model and the baselines ranked on the model's points"),
             baselines_win: z
               .array(BaselineWin)

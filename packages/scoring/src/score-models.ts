@@ -1,7 +1,7 @@
 import type { ModelForecasts } from './align-forecasts.ts';
 import { dmVerdicts } from './dm-verdicts.ts';
 import { MetricCells, type ScoringScope } from './metric-cells.ts';
-import type { MetricValue, ScoringResults } from './results-schema.ts';
+import type { MetricValue, PooledValue, ScoringResults } from './results-schema.ts';
 import { scoreFintsbPanel } from './score-fintsb-panel.ts';
 import { scoreFinversePanel } from './score-finverse-panel.ts';
 import { scoreTycheonPanel } from './score-tycheon-panel.ts';
@@ -16,7 +16,7 @@ import { type TycheonLosses, tycheonFrame, tycheonLosses } from './tycheon-score
 export function scoreModels(
   scope: ScoringScope,
   models: readonly ModelForecasts[],
-): { values: MetricValue[]; verdicts: ScoringResults['verdicts'] } {
+): { values: MetricValue[]; verdicts: ScoringResults['verdicts']; pooled: PooledValue[] } {
   const { panel, unitInfo, config, overlap, step } = scope;
   const cells = new MetricCells(models);
   step('baselines ready');
@@ -25,8 +25,8 @@ export function scoreModels(
   const frame = tycheonFrame(panel);
   const losses = new Map<string, TycheonLosses>();
   for (const m of models) losses.set(m.model, tycheonLosses(panel, m, frame));
-  scoreTycheonPanel(scope, models, cells, frame, losses);
+  const pooled = scoreTycheonPanel(scope, models, cells, frame, losses);
   scoreFintsbPanel(scope, models, cells, frame, losses);
   const verdicts = dmVerdicts(panel, frame, models, losses, unitInfo, overlap, config, scope.verdictsFor);
-  return { values: cells.values(), verdicts };
+  return { values: cells.values(), verdicts, pooled };
 }

@@ -10,6 +10,7 @@ import { checkOverlap, unitSpacing } from './check-overlap.ts';
 import { POINTWISE_METRICS } from './finverse-scores.ts';
 import { type FittedBaselineNotes, isFittedBaseline, makePanelBaselines } from './make-baseline-forecasts.ts';
 import { compareValues, type ScoringScope, type UnitInfo } from './metric-cells.ts';
+import { DEFAULT_TRADING_COSTS, type TradingCosts } from './metrics/cost-diagnostic.ts';
 import { coverageJson, coverageOf, coveredScope, type PanelCoverage } from './panel-coverage.ts';
 import { positiveSeries } from './positive-series.ts';
 import { baselinesWin, rankBlock, rankBlocks } from './rank-blocks.ts';
@@ -37,6 +38,8 @@ export interface ScoreOptions {
   baselines?: readonly BaselineModel[];
   /** The fitted baselines (ARIMA, GARCH) re-estimate their parameters every K origins of a series (default 10). */
   refitEvery?: number;
+  /** Costs of the cost-aware diagnostic, fractions per unit traded (default DEFAULT_TRADING_COSTS: 5, 5, 1 bp). */
+  costs?: Partial<TradingCosts>;
   /** Central interval levels for coverage/width (default 0.5, 0.8, 0.9). */
   intervals?: readonly number[];
   /** Progress lines for long runs ("[12.3s] FinVerse point-wise"); not part of the hashed config. */
@@ -66,6 +69,14 @@ export function unitKeyOf(t: Pick<TaskRow, 'scope' | 'category' | 'detail_catego
 export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig {
   const extra = options.baselines ?? BASELINE_MODELS.filter((b) => b !== RANDOM_WALK);
   const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
+  const costs = { ...DEFAULT_TRADING_COSTS, ...options.costs };
+  for (const [name, v] of Object.entries(costs)) {
+    if (!(Number.isFinite(v) && v >= 0)) {
+      throw new InputError('USAGE', `cost ${name} ${v}: expected a number ≥ 0 (a fraction per unit traded)`, {
+        context: { field: name, value: v },
+      });
+    }
+  }
   if (!(Number.isInteger(refitEvery) && refitEvery >= 1)) {
     throw new InputError(
       'USAGE',
@@ -82,6 +93,12 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
     origin_stride: options.originStride ?? null,
     baselines: [RANDOM_WALK, ...extra.filter((b) => b !== RANDOM_WALK)],
     refit_every: refitEvery,
+    cost_diagnostic: {
+      label: 'diagnostic, not a trading system',
+      half_spread: costs.halfSpread,
+      slippage: costs.slippage,
+      fee: costs.fee,
+    },
     tycheon_space: 'horizon_end_log_return',
     intervals: [...(options.intervals ?? [0.5, 0.8, 0.9])],
   };
@@ -426,6 +443,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
       ...COMPARISON_RULES,
     },
     values,
+    pooled: partial.pooled,
     verdicts: { ...main.verdicts, rows: partial.verdictRows },
     ranks: rankBlocks(comparable, unitInfo, (model) => partial.coverage.get(model)?.fullUnits),
     same_points: partial.samePoints,
@@ -444,6 +462,7 @@ function scorePartialModels(
   main: ReturnType<typeof scoreModels>,
 ): {
   values: ScoringResults['values'];
+  pooled: ScoringResults['pooled'];
   verdictRows: ScoringResults['verdicts']['rows'];
   samePoints: ScoringResults['same_points'];
   coverage: Map<string, PanelCoverage>;
@@ -451,6 +470,7 @@ function scorePartialModels(
   const { panel, seriesUnit, unitInfo } = scope;
   const coverage = new Map<string, PanelCoverage>();
   const values = [...main.values];
+  const pooled = [...main.pooled];
   const verdictRows = [...main.verdicts.rows];
   const samePoints: ScoringResults['same_points'] = [];
   const baselines = models.filter((m) => m.baseline);
@@ -475,15 +495,17 @@ function scorePartialModels(
       values.push(cov.fullUnits.has(v.unit) ? v : { ...v, partial: true });
     }
     for (const r of sub.verdicts.rows) verdictRows.push({ ...r, partial: true });
+    for (const p of sub.pooled) if (p.model === m.model) pooled.push({ ...p, partial: true });
     samePoints.push({
       model: m.model,
       values: sub.values.filter((v) => v.model !== m.model),
+      pooled: sub.pooled.filter((p) => p.model !== m.model),
       ranks: rankBlock(sub.values.filter((v) => v.family === 'finverse')),
       baselines_win: baselinesWin(sub.values, baselineNames),
     });
     scope.step(`${m.model}: scored on its ${cov.origins} origin(s), the baselines on the same points`);
   }
-  return { values, verdictRows, samePoints, coverage };
+  return { values, pooled, verdictRows, samePoints, coverage };
 }
 
 /** How results.json states the comparison sets (also printed by the leaderboard). */
