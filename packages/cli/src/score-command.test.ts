@@ -94,6 +94,8 @@ describe('asof score', () => {
         '2.5',
         '--fee-bps',
         '0',
+        '--fintsb-compat',
+        'code',
       ],
       { out: () => {}, err: () => {}, cwd: root },
     );
@@ -107,6 +109,8 @@ describe('asof score', () => {
       fee: 0,
     });
     expect(results.config.cost_diagnostic.half_spread).toBe(0.0005);
+    expect(k1.config.fintsb_compat).toBe('code');
+    expect(results.config.fintsb_compat).toBe('paper');
     expect(k1.config_sha256).not.toBe(results.config_sha256);
     expect(existsSync(join(root, 'scored', 'leaderboard.md'))).toBe(true);
     expect(JSON.parse(readFileSync(join(root, 'scored', 'results.json'), 'utf8')).dataset_id).toBe(
@@ -126,5 +130,8 @@ describe('asof score', () => {
     await expect(
       scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--fee-bps=-1'], io),
     ).rejects.toThrow(/--fee-bps -1: expected basis points ≥ 0/);
+    await expect(
+      scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--fintsb-compat', 'tables'], io),
+    ).rejects.toThrow(/--fintsb-compat tables: expected paper \(the default\) or code/);
   });
 });

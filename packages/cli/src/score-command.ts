@@ -9,7 +9,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SCORE_USAGE =
-  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--json]';
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--fintsb-compat paper|code] [--json]';
 
 const HELP = `${SCORE_USAGE}
 
@@ -37,6 +37,9 @@ DIR/results.json and DIR/leaderboard.md.
                    costs of the cost-aware diagnostic (diagnostic, not a trading system: each origin holds
                    sign(median forecast) for one horizon and pays half spread + slippage + fee on turnover),
                    in basis points per unit traded (defaults 5, 5, 1)
+  --fintsb-compat  paper (default: FinTSB's text) or code: its published code's conventions, to compare with
+                   the paper's tables ((1 − c)² on the mean return, MDD from NAV₁, ICIR with ddof 0, IR as its
+                   report prints it), as fintsb.code.* cells
   --json           print a JSON summary instead of tables
 `;
 
@@ -56,6 +59,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       'half-spread-bps': { type: 'string' },
       'slippage-bps': { type: 'string' },
       'fee-bps': { type: 'string' },
+      'fintsb-compat': { type: 'string' },
       json: { type: 'boolean' },
     },
     SCORE_USAGE,
@@ -103,6 +107,10 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     ...(bps('slippage-bps') === undefined ? {} : { slippage: bps('slippage-bps') }),
     ...(bps('fee-bps') === undefined ? {} : { fee: bps('fee-bps') }),
   };
+  const compat = values['fintsb-compat'];
+  if (compat !== undefined && compat !== 'paper' && compat !== 'code') {
+    throw new InputError('USAGE', `--fintsb-compat ${compat}: expected paper (the default) or code`);
+  }
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
@@ -127,6 +135,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         originStride: stride,
         refitEvery: refit,
         costs,
+        fintsbCompat: compat as 'paper' | 'code' | undefined,
         universeManifest: universe,
         log: (line) => io.err(`asof score: ${line}\n`),
       });

@@ -42,6 +42,11 @@ export const ScoringConfig = z
       .describe(
         'Tycheon cost-aware diagnostic: position sign(median forecast) for one horizon (the horizon end H), paying half spread + slippage + fee on turnover',
       ),
+    fintsb_compat: z
+      .enum(['paper', 'code'])
+      .describe(
+        "paper: FinTSB's text (§4.3, §5.2); code: its published code's conventions ((1−c)² on the mean return, MDD from NAV₁, ICIR with ddof 0, IR as its report prints it, the IC), as fintsb.code.* cells",
+      ),
     tycheon_space: z
       .literal('horizon_end_log_return')
       .describe(

@@ -1,5 +1,11 @@
 import type { ModelForecasts } from './align-forecasts.ts';
 import type { MetricCells, ScoringScope } from './metric-cells.ts';
+import {
+  fintsbCodeStatistics,
+  icirDdof0,
+  topkCode,
+  topkDropCode,
+} from './metrics/fintsb-code-conventions.ts';
 import { fintsbSignalMetrics } from './metrics/fintsb-signal-metrics.ts';
 import { mae } from './metrics/mae.ts';
 import { mse } from './metrics/mse.ts';
@@ -13,7 +19,8 @@ const STEPS_PER_YEAR: Record<string, number> = { BD: 260, D: 365, W: 52, M: 12, 
 /**
  * The FinTSB cells of a run, all on horizon-end simple returns (y_{o+H} − y_o)/|y_o| (portfolio returns
  * average and compound simple returns): MSE and MAE per series; per unit, over the cross-sections at each
- * origin instant, IC, ICIR, RankIC, RankICIR and the TopK / TopK-Drop backtests.
+ * origin instant, IC, ICIR, RankIC, RankICIR and the TopK / TopK-Drop backtests, by the paper's text, or
+ * with `fintsb_compat: 'code'` ICIR, RankICIR and the backtests by FinTSB's published code (fintsb.code.*).
  */
 export function scoreFintsbPanel(
   scope: ScoringScope,
@@ -99,14 +106,22 @@ function scoreSignals(
         cells.add(m.model, unit, 'fintsb', 'fintsb', metric, direction, value);
       const sm = fintsbSignalMetrics(predicted, realized);
       add('fintsb.ic', 'higher', sm.ic);
-      add('fintsb.icir', 'higher', sm.icir);
       add('fintsb.rank_ic', 'higher', sm.rankIc);
+      if (scope.config.fintsb_compat === 'code') {
+        addCodeConventions(add, predicted, realized, sm.icSeries, sm.rankIcSeries, sm.ic, {
+          k,
+          drop: dropN,
+          periodsPerYear,
+        });
+        continue;
+      }
+      add('fintsb.icir', 'higher', sm.icir);
       add('fintsb.rank_icir', 'higher', sm.rankIcir);
-      const topk = topkBacktest(predicted, realized, { k, fee: 0.001, periodsPerYear, benchmark });
+      const topk = topkBacktest(predicted, realized, { k, fee: FEE, periodsPerYear, benchmark });
       const drop = topkDropBacktest(predicted, realized, {
         k,
         drop: dropN,
-        fee: 0.001,
+        fee: FEE,
         periodsPerYear,
         benchmark,
       });
@@ -121,5 +136,37 @@ function scoreSignals(
         add(`${prefix}_ir`, 'higher', r.ir);
       }
     }
+  }
+}
+
+/** FinTSB §5.2's fee, 0.1% (the commission rate c of the code conventions too). */
+const FEE = 0.001;
+
+/**
+ * `fintsb_compat: 'code'`: ICIR, RankICIR and both backtests by FinTSB's published code conventions
+ * (fintsb-code-conventions.ts), under the names fintsb.code.* so they never share a cell with the paper's.
+ */
+function addCodeConventions(
+  add: (metric: string, direction: 'lower' | 'higher', value: number) => void,
+  predicted: Float64Array[],
+  realized: Float64Array[],
+  icSeries: Float64Array,
+  rankIcSeries: Float64Array,
+  ic: number,
+  options: { k: number; drop: number; periodsPerYear: number },
+): void {
+  add('fintsb.code.icir', 'higher', icirDdof0(icSeries.filter(Number.isFinite)));
+  add('fintsb.code.rank_icir', 'higher', icirDdof0(rankIcSeries.filter(Number.isFinite)));
+  const { k, drop, periodsPerYear } = options;
+  for (const [prefix, daily] of [
+    ['fintsb.code.topk', topkCode(predicted, realized, { k, fee: FEE })],
+    ['fintsb.code.topk_drop', topkDropCode(predicted, realized, { k, drop, fee: FEE })],
+  ] as const) {
+    const r = fintsbCodeStatistics(daily, { periodsPerYear, ic });
+    add(`${prefix}_arr`, 'higher', r.arr);
+    add(`${prefix}_avol`, 'lower', r.avol);
+    add(`${prefix}_mdd`, 'higher', r.mdd);
+    add(`${prefix}_asr`, 'higher', r.asr);
+    add(`${prefix}_ir`, 'higher', r.ir);
   }
 }

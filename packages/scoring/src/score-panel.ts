@@ -40,6 +40,11 @@ export interface ScoreOptions {
   refitEvery?: number;
   /** Costs of the cost-aware diagnostic, fractions per unit traded (default DEFAULT_TRADING_COSTS: 5, 5, 1 bp). */
   costs?: Partial<TradingCosts>;
+  /**
+   * FinTSB conventions: 'paper' (default, the paper's text) or 'code' (its published code's, for comparing
+   * with the paper's tables; fintsb.code.* cells).
+   */
+  fintsbCompat?: 'paper' | 'code';
   /** Central interval levels for coverage/width (default 0.5, 0.8, 0.9). */
   intervals?: readonly number[];
   /** Progress lines for long runs ("[12.3s] FinVerse point-wise"); not part of the hashed config. */
@@ -99,6 +104,7 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
       slippage: costs.slippage,
       fee: costs.fee,
     },
+    fintsb_compat: options.fintsbCompat ?? 'paper',
     tycheon_space: 'horizon_end_log_return',
     intervals: [...(options.intervals ?? [0.5, 0.8, 0.9])],
   };
