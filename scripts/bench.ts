@@ -22,6 +22,7 @@ import {
   createStagingTables,
   loadRegistryTables,
   runModels,
+  UNIVERSE_MODELS,
   type WrittenTable,
   writeTable,
   writeUniverse,
@@ -153,7 +154,8 @@ await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.sli
     });
     await stage('assemble', async () => {
       await assertKnownUnits(duck, registry);
-      for (const model of ['observations', 'series', 'corporate_actions', 'invariant_violations']) {
+      // Every universe model but tasks (the next stage), in dependency order, as asof build runs them.
+      for (const model of UNIVERSE_MODELS.filter((m) => m !== 'tasks')) {
         const t = performance.now();
         await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
         detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
