@@ -1,4 +1,4 @@
-import type { ScoringResults } from '@asof/scoring';
+import { type BaselineWinGroup, groupBaselinesWin, type ScoringResults } from '@asof/scoring';
 import { FREQUENCY_ORDER } from './chart-base.ts';
 
 export interface UnitParts {
@@ -118,37 +118,14 @@ export function horizonMetrics(
     );
 }
 
-export interface BaselineWinGroup {
-  category: string;
-  cells: number;
-  byLeader: { leader: string; cells: number }[];
-  rows: ScoringResults['baselines_win'];
-}
+export type { BaselineWinGroup } from '@asof/scoring';
 
-/** "Where the baselines win", grouped by category (the full list stays in results.json). */
+/**
+ * "Where the baselines win", grouped by category, top cells first (the full list stays in results.json):
+ * @asof/scoring's groupBaselinesWin, so the report and leaderboard.md show the same groups and cells.
+ */
 export function baselinesWinByCategory(results: ScoringResults): BaselineWinGroup[] {
-  const groups = new Map<string, ScoringResults['baselines_win']>();
-  for (const w of results.baselines_win) {
-    const c = parseUnit(w.unit).category;
-    groups.set(c, [...(groups.get(c) ?? []), w]);
-  }
-  return [...groups.entries()]
-    .map(([category, rows]) => {
-      const leaders = new Map<string, number>();
-      for (const r of rows) {
-        const key = r.leaders.join(' = ');
-        leaders.set(key, (leaders.get(key) ?? 0) + 1);
-      }
-      return {
-        category,
-        cells: rows.length,
-        byLeader: [...leaders.entries()]
-          .map(([leader, cells]) => ({ leader, cells }))
-          .sort((a, b) => b.cells - a.cells || a.leader.localeCompare(b.leader)),
-        rows,
-      };
-    })
-    .sort((a, b) => b.cells - a.cells || a.category.localeCompare(b.category));
+  return groupBaselinesWin(results.baselines_win);
 }
 
 export interface RankPositionRow {

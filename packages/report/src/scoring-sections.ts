@@ -1,4 +1,4 @@
-import type { ScoringResults } from '@asof/scoring';
+import { type ScoringResults, TOP_CELLS_PER_GROUP } from '@asof/scoring';
 import {
   baselinesWinByCategory,
   horizonMetrics,
@@ -10,8 +10,8 @@ import { chartBlock } from './chart-block.ts';
 import type { Block, Cell, Section } from './render-report-html.ts';
 import { baselinesWinSpec, horizonMetricsSpec, ranksSpec, verdictGridSpec } from './scoring-charts.ts';
 
-/** Cells shown per category under "where the baselines win"; the rest are counted, and listed in results.json. */
-export const TOP_CELLS_PER_CATEGORY = 5;
+/** Cells shown per category under "where the baselines win" (as leaderboard.md); the rest are in results.json. */
+export const TOP_CELLS_PER_CATEGORY = TOP_CELLS_PER_GROUP;
 
 /** Scoring sections of a results.json: ranks, verdict grid, metrics by horizon, where the baselines win. */
 export async function scoringSections(
@@ -110,7 +110,7 @@ export async function scoringSections(
       ),
     );
     for (const g of groups) {
-      const shown = g.rows.slice(0, TOP_CELLS_PER_CATEGORY);
+      const shown = g.shown;
       win.push({
         kind: 'table',
         caption: `${g.category}: ${g.cells} cell(s)${g.cells > shown.length ? ` — ${shown.length} shown, ${g.cells - shown.length} more in results.json (baselines_win)` : ''}`,

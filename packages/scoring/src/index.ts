@@ -69,6 +69,12 @@ export {
 export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {
+  type BaselineWinGroup,
+  groupBaselinesWin,
+  TOP_CELLS_PER_GROUP,
+  unitCategory,
+} from './group-baselines-win.ts';
+export {
   baselinePath,
   type FittedBaselineNotes,
   type FittedBaselineOptions,
@@ -151,7 +157,12 @@ export {
   type SplitLoader,
   type TableFiles,
 } from './read-split-tables.ts';
-export { coverageSummary, renderLeaderboard } from './render-leaderboard.ts';
+export {
+  coverageSummary,
+  renderLeaderboard,
+  type UnitVerdictCounts,
+  unitVerdictCounts,
+} from './render-leaderboard.ts';
 export {
   Coverage,
   MetricValue,

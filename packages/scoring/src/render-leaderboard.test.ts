@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
 import { escapeMarkdown } from './escape-markdown.ts';
+import { groupBaselinesWin } from './group-baselines-win.ts';
 import { makeRandomWalkPanel } from './make-random-walk-panel.ts';
-import { renderLeaderboard } from './render-leaderboard.ts';
+import { renderLeaderboard, unitVerdictCounts } from './render-leaderboard.ts';
 import { scorePanel } from './score-panel.ts';
 
 /** Cells of a table line: split on pipes that are not backslash-escaped. */
@@ -84,5 +85,108 @@ describe('escapeMarkdown', () => {
     expect(escapeMarkdown('# a')).toBe('\\# a');
     expect(escapeMarkdown('a\u001b[31mb\u009b')).toBe('a\\\\u001b\\[31mb\\\\u009b');
     expect(escapeMarkdown('plain_name-1.0')).toBe('plain\\_name-1.0');
+  });
+});
+
+describe('renderLeaderboard: per-unit verdicts, pooled diagnostics, compact baselines-win (issues 18.8, 19.5)', () => {
+  const data = makeRandomWalkPanel({ seed: 6, units: 3, seriesPerUnit: 4, originsPerSeries: 20, tail: 40 });
+  data.tasks.forEach((t) => {
+    // Three units over two categories: Cat0 holds two of them.
+    if (t.category === 'Cat2') t.category = 'Cat0';
+  });
+  const panel = buildEvaluationPanel(data.origins, data.targets);
+  const oracle = alignForecasts(
+    panel,
+    forecastRowsToTable(data.targets.map((t) => ({ ...t, model: 'oracle', value: t.value + 0.01 }))),
+  );
+  const scored = scorePanel({ tasks: data.tasks, panel, models: oracle, options: { baselines: ['drift'] } });
+
+  it('shows units beats / indistinguishable / worse per model beside the pooled verdict', () => {
+    const md = renderLeaderboard(scored);
+    expect(md).toMatch(/### Per unit \(each unit tested on its own origins\)/);
+    expect(md).toMatch(/\| oracle \| beats \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
+    expect(md).not.toMatch(/verdicts disagree/);
+    const counts = unitVerdictCounts(scored);
+    expect(counts.find((c) => c.model === 'oracle')!.units.beats).toBe(3);
+  });
+
+  it('says when the pooled and per-unit verdicts disagree', () => {
+    // results.json is data: a pooled 'beats' with a unit 'worse' (as seen on the default split) is stated.
+    const flipped = structuredClone(scored);
+    const row = flipped.verdicts.rows.find((r) => r.model === 'oracle' && r.unit !== '*')!;
+    row.verdict = 'worse';
+    const md = renderLeaderboard(flipped);
+    expect(md).toContain(
+      `**The pooled and per-unit verdicts disagree for oracle**: pooled beats, but worse in 1 unit(s): ${escapeMarkdown(row.unit)}.`,
+    );
+    expect(md).toMatch(/\| oracle \| beats \| 2 \| 0 \| 1 \| 0 \| 1 \|/);
+  });
+
+  it('states the pooled IC / RankIC and the cost diagnostic, labelled diagnostic, not a trading system', () => {
+    const md = renderLeaderboard(scored);
+    expect(md).toMatch(
+      /## Tycheon IC and the cost-aware diagnostic \(diagnostic, not a trading system; all origins pooled\)/,
+    );
+    expect(md).toMatch(/\| random\\_walk \| n\/a \| n\/a \| 0\.0000 \| 0\.0000 \| n\/a \| 0\.0000 \|/);
+    expect(md).toMatch(/half spread 5\.0 bp \+ slippage 5\.0 bp \+ fee 1\.0 bp per unit traded/);
+  });
+
+  it('lists the baselines-win cells compactly: per category the top cells, then how many more', () => {
+    // A useless model (the random walk plus noise): the baselines lead most cells.
+    let seed = 3;
+    const noise = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647 - 0.5;
+    };
+    const noisy = alignForecasts(
+      panel,
+      forecastRowsToTable(
+        data.origins.flatMap((o) =>
+          Array.from({ length: o.horizon }, (_, k) => ({
+            model: 'noisy',
+            series_id: o.series_id,
+            origin: o.origin,
+            step: k + 1,
+            value: o.last_value + 3 * noise(),
+          })),
+        ),
+      ),
+    );
+    const scored = scorePanel({ tasks: data.tasks, panel, models: noisy, options: { baselines: ['drift'] } });
+    const md = renderLeaderboard(scored);
+    const tail = md.slice(md.indexOf('## Where the baselines win'));
+    const groups = groupBaselinesWin(scored.baselines_win);
+    expect(groups.length).toBeGreaterThan(0);
+    for (const g of groups) {
+      expect(tail).toContain(`### ${g.category}: ${g.cells} cell(s)`);
+      for (const w of g.shown)
+        expect(tail).toContain(`| ${escapeMarkdown(w.unit)} | ${escapeMarkdown(w.metric)} |`);
+      for (const w of g.rows.slice(g.shown.length)) {
+        const line = `| ${escapeMarkdown(w.unit)} | ${escapeMarkdown(w.metric)} | ${w.leaders.map(escapeMarkdown).join(', ')} |`;
+        expect(tail).not.toContain(line);
+      }
+      if (g.more) expect(tail).toContain(`${g.more} more in results.json (baselines_win).`);
+    }
+    // Top cells are those a baseline leads by the most over the best submitted model.
+    const first = groups[0].shown.filter((w) => w.best_submitted_value !== null);
+    const lead = (w: (typeof first)[number]) =>
+      Math.abs(w.best_submitted_value! - w.value) / Math.abs(w.value);
+    for (let i = 1; i < first.length; i++) expect(lead(first[i - 1])).toBeGreaterThanOrEqual(lead(first[i]));
+    // The section's length is bounded by the groups, not by the cells (all of them stay in results.json).
+    expect(scored.baselines_win.length).toBeGreaterThan(groups.reduce((n, g) => n + g.shown.length, 0));
+    expect(tail.split('\n').length).toBeLessThanOrEqual(8 + 11 * groups.length);
+  });
+
+  it('labels FinTSB code conventions in the header', () => {
+    const compat = scorePanel({
+      tasks: data.tasks,
+      panel,
+      models: oracle,
+      options: { baselines: [], fintsbCompat: 'code' },
+    });
+    expect(renderLeaderboard(compat)).toMatch(
+      /\*\*FinTSB cells follow FinTSB's published code, not the paper's text\*\*/,
+    );
+    expect(renderLeaderboard(scored)).not.toMatch(/published code/);
   });
 });

@@ -1,4 +1,5 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
+import { groupBaselinesWin } from './group-baselines-win.ts';
 import type { Coverage, MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
 function fmt(x: number | null | undefined, digits = 4): string {
@@ -176,6 +177,145 @@ function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
   ].join('\n');
 }
 
+type Verdict = 'beats' | 'indistinguishable' | 'worse';
+
+/** Per model: the pooled verdict and how many units got each verdict (n/a: no test in the unit). */
+export interface UnitVerdictCounts {
+  model: string;
+  partial: boolean;
+  pooled: Verdict | null;
+  units: Record<Verdict | 'n/a', number>;
+  /** Units whose verdict is the opposite of a pooled 'beats' or 'worse'. */
+  opposite: string[];
+  /** Units whose verdict differs from the pooled one (the opposite ones included). */
+  differing: number;
+}
+
+/** The per-unit verdicts beside the pooled one, per model (issue 18: they can disagree). */
+export function unitVerdictCounts(results: ScoringResults): UnitVerdictCounts[] {
+  const out = new Map<string, UnitVerdictCounts>();
+  for (const r of results.verdicts.rows) {
+    const key = `${r.model}\u0000${r.partial ? 1 : 0}`;
+    let c = out.get(key);
+    if (!c) {
+      c = {
+        model: r.model,
+        partial: r.partial === true,
+        pooled: null,
+        units: { beats: 0, indistinguishable: 0, worse: 0, 'n/a': 0 },
+        opposite: [],
+        differing: 0,
+      };
+      out.set(key, c);
+    }
+    if (r.unit === '*') c.pooled = r.verdict;
+  }
+  for (const r of results.verdicts.rows) {
+    if (r.unit === '*') continue;
+    const c = out.get(`${r.model}\u0000${r.partial ? 1 : 0}`)!;
+    c.units[r.verdict ?? 'n/a']++;
+    if (r.verdict !== c.pooled) c.differing++;
+    const opposite = { beats: 'worse', worse: 'beats' } as Record<string, string>;
+    if (c.pooled && opposite[c.pooled] === r.verdict) c.opposite.push(r.unit);
+  }
+  return [...out.values()];
+}
+
+function unitVerdictSection(results: ScoringResults): string {
+  const counts = unitVerdictCounts(results);
+  const out = [
+    '### Per unit (each unit tested on its own origins)\n',
+    table(
+      ['model', 'pooled', 'units beats', 'indistinguishable', 'worse', 'n/a', 'units disagreeing'],
+      counts.map((c) => [
+        c.partial ? `${md(c.model)} (its origins)` : md(c.model),
+        c.pooled ?? 'n/a',
+        String(c.units.beats),
+        String(c.units.indistinguishable),
+        String(c.units.worse),
+        String(c.units['n/a']),
+        String(c.differing),
+      ]),
+    ),
+    '',
+  ];
+  const opposite = counts.filter((c) => c.opposite.length);
+  for (const c of opposite) {
+    const shown = c.opposite.slice(0, 3).map(md).join('; ');
+    const more = c.opposite.length > 3 ? ` and ${c.opposite.length - 3} more in results.json (verdicts)` : '';
+    out.push(
+      `- **The pooled and per-unit verdicts disagree for ${md(c.model)}**: pooled ${c.pooled}, but ${c.pooled === 'beats' ? 'worse' : 'beats'} in ${c.opposite.length} unit(s): ${shown}${more}.`,
+    );
+  }
+  if (opposite.length === 0 && counts.some((c) => c.differing))
+    out.push(
+      '- No unit contradicts a pooled beats or worse; units that differ from the pooled verdict are indistinguishable where it is not, or the other way round.',
+    );
+  out.push('');
+  return out.join('\n');
+}
+
+/** Tycheon IC / RankIC and the cost-aware diagnostic, all origins pooled (per unit: results.json values). */
+function pooledSection(results: ScoringResults): string {
+  const c = results.config.cost_diagnostic;
+  const bp = (x: number) => `${(x * 10_000).toFixed(1)} bp`;
+  const models = [...new Set(results.pooled.map((p) => `${p.model}\u0000${p.partial ? 1 : 0}`))];
+  const get = (key: string, metric: string) => {
+    const [model, partial] = key.split('\u0000');
+    return results.pooled.find(
+      (p) => p.model === model && (p.partial ? '1' : '0') === partial && p.metric === metric,
+    );
+  };
+  return [
+    `## Tycheon IC and the cost-aware diagnostic (${c.label}; all origins pooled)\n`,
+    table(
+      ['model', 'IC', 'RankIC', 'net return', 'gross return', 'hit rate', 'turnover'],
+      models.map((key) => {
+        const [model, partial] = key.split('\u0000');
+        return [
+          partial === '1' ? `${md(model)} (its origins)` : md(model),
+          ...[
+            'tycheon.ic',
+            'tycheon.rank_ic',
+            'tycheon.cost_net_return',
+            'tycheon.cost_gross_return',
+            'tycheon.cost_hit_rate',
+            'tycheon.cost_turnover',
+          ].map((m) => fmt(get(key, m)?.value)),
+        ];
+      }),
+    ),
+    '',
+    'IC / RankIC: Pearson / Spearman correlation between forecast and realised horizon-end returns across origins (n/a for a constant forecast such as the random walk). ' +
+      `Diagnostic: each origin holds sign(median forecast) for one horizon and pays half spread ${bp(c.half_spread)} + slippage ${bp(c.slippage)} + fee ${bp(c.fee)} per unit traded; returns are per origin (one horizon). ` +
+      'It asks whether an edge would survive frictions; it is not a trading system and not a recommendation. Per unit: tycheon.ic, tycheon.rank_ic, tycheon.cost_* in results.json.\n',
+  ].join('\n');
+}
+
+/** "Where the baselines win" cells, compact: per category the top cells, then how many more results.json holds. */
+function baselinesWinGroups(rows: ScoringResults['baselines_win']): string[] {
+  const out: string[] = [];
+  for (const g of groupBaselinesWin(rows)) {
+    const leaders = g.byLeader.slice(0, 3).map((l) => `${md(l.leader)} ${l.cells}`);
+    if (g.byLeader.length > 3) leaders.push(`${g.byLeader.length - 3} more leader sets`);
+    out.push(`\n### ${md(g.category)}: ${g.cells} cell(s) (${leaders.join(', ')})\n`);
+    out.push(
+      table(
+        ['unit', 'metric', 'leader(s)', 'value', 'best submitted'],
+        g.shown.map((w) => [
+          md(w.unit),
+          md(w.metric),
+          w.leaders.map(md).join(', '),
+          fmt(w.value),
+          w.best_submitted ? `${md(w.best_submitted)} ${fmt(w.best_submitted_value)}` : '–',
+        ]),
+      ),
+    );
+    if (g.more) out.push(`\n${g.more} more in results.json (baselines_win).`);
+  }
+  return out;
+}
+
 function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   const rows = Object.entries(blocks).map(([group, b]) => [
     md(group),
@@ -204,6 +344,10 @@ export function renderLeaderboard(results: ScoringResults): string {
     `${results.origins.series} series, ${results.origins.origins} origins, ${results.origins.points} evaluation points; ` +
       `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${md(results.origins.overlap_reason)}).\n`,
   );
+  if (results.config.fintsb_compat === 'code')
+    out.push(
+      "**FinTSB cells follow FinTSB's published code, not the paper's text** (`--fintsb-compat code`): fintsb.code.* cells use (1 − c)² on the mean return, TopK-Drop keeping k − n names and buying n, MDD from NAV₁, ICIR with ddof 0, and IR as its report prints it (the IC). Compare them with the paper's tables only.\n",
+    );
   out.push(coverageSection(results, baselines));
   if (results.runs?.length) out.push(runsSection(results.runs));
   out.push(
@@ -240,9 +384,12 @@ export function renderLeaderboard(results: ScoringResults): string {
     );
     out.push(
       'A model beats the random walk only if both one-sided tests (squared error and CRPS) have p < ' +
-        `${results.config.alpha}; * marks quantile-grid CRPS, compared only with the random walk on the same grid.\n`,
+        `${results.config.alpha}; * marks quantile-grid CRPS, compared only with the random walk on the same grid. ` +
+        "The random walk is its distribution N(0, σ̂²h): a point model's CRPS (its absolute error) is paired with the Gaussian's.\n",
     );
+    out.push(unitVerdictSection(results));
   }
+  if (results.pooled.length) out.push(pooledSection(results));
   if (results.same_points.length) out.push(partialSection(results, baselines));
   out.push('## Breakdowns\n');
   out.push(`${breakdown('scope', results.ranks.by_scope)}\n`);
@@ -261,25 +408,15 @@ export function renderLeaderboard(results: ScoringResults): string {
   const wins = results.baselines_win;
   const among = results.same_points.length ? ' among the models covering each unit fully' : '';
   out.push(
-    `- A baseline leads ${wins.length} headline (unit, metric) cell(s)${among}${wins.length ? ':' : '.'}`,
+    `- A baseline leads ${wins.length} headline (unit, metric) cell(s)${among}${wins.length ? '; per category, the top cells (largest lead over the best submitted model first):' : '.'}`,
   );
-  const list = (rows: ScoringResults['baselines_win']) => {
-    for (const w of rows) {
-      out.push(
-        `  - ${md(w.unit)} — ${md(w.metric)}: ${w.leaders.map(md).join(', ')} ${fmt(w.value)}` +
-          (w.best_submitted
-            ? ` (best submitted: ${md(w.best_submitted)} ${fmt(w.best_submitted_value)})`
-            : ''),
-      );
-    }
-  };
-  list(wins);
+  out.push(...baselinesWinGroups(wins));
   for (const p of results.same_points) {
     const n = p.baselines_win.length;
     out.push(
-      `- On ${md(p.model)}'s own points a baseline leads ${n} headline (unit, metric) cell(s)${n ? ':' : '.'}`,
+      `\n- On ${md(p.model)}'s own points a baseline leads ${n} headline (unit, metric) cell(s)${n ? ':' : '.'}`,
     );
-    list(p.baselines_win);
+    out.push(...baselinesWinGroups(p.baselines_win));
   }
   return `${out.join('\n')}\n`;
 }
