@@ -123,8 +123,13 @@ describe('asof score with a partial, label-origin forecast file', () => {
     expect(few.coverage).toMatchObject({ series: 2, origins: 2, points: 24, units: 1, full_units: 0 });
     expect(few.coverage.share).toBeCloseTo(24 / taskPoints, 15);
     expect(results.models.find((m) => m.model === 'everywhere')!.coverage.share).toBe(1);
+    // The share as the leaderboard prints it (two significant digits under 1%); six models on its points:
+    // the five baselines and itself.
+    const share = ((24 / taskPoints) * 100).toPrecision(2).replace('.', '\\.');
     expect(stdout).toMatch(
-      /few: partial, 2 series, 2 origins, 24 points \(0\.26% of the task set\); with the baselines on its points: position \d of 4/,
+      new RegExp(
+        `few: partial, 2 series, 2 origins, 24 points \\(${share}% of the task set\\); with the baselines on its points: position \\d of 6`,
+      ),
     );
     expect(stdout).toContain('rank blocks compare only models covering every point of their units');
   });
@@ -156,8 +161,9 @@ describe('asof score with a partial, label-origin forecast file', () => {
     expect(results.ranks.overall.models.map((m) => m.model)).toContain('everywhere');
     expect(results.ranks.overall.models.map((m) => m.model)).not.toContain('few');
     expect(leaderboard).toMatch(/\| everywhere \| \d+ \| \d+ \| \d+ \| 100% \| all blocks \|/);
+    const share = ((24 / results.comparison.task_set.points) * 100).toPrecision(2).replace('.', '\\.');
     expect(leaderboard).toMatch(
-      /\| few \| 2 \| 2 \| 24 \| 0\.26% \| none: with the baselines on its own points/,
+      new RegExp(`\\| few \\| 2 \\| 2 \\| 24 \\| ${share}% \\| none: with the baselines on its own points`),
     );
     expect(leaderboard).toContain(
       '- Ranks: a rank block (overall, each scope, category and frequency) ranks',
