@@ -266,7 +266,7 @@ describe('asof baselines', () => {
     });
     expect(readFileSync(inputs).equals(before)).toBe(true);
     await expect(baselinesCommand(['--manifest', split, '--out', 'x.csv'], io)).rejects.toThrow(/\.parquet/);
-  });
+  }, 60_000);
 });
 
 describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', () => {
