@@ -152,8 +152,14 @@ export function makeBaselineForecasts(
       if (fitted) {
         const tail = o.history_tail ?? [o.last_value];
         const path =
-          fitted.pathAt(o.series_id, Date.parse(o.origin), tail, o.history_tail_back ?? null, o.horizon) ??
-          pointMassPath(o.last_value, o.horizon, fitted.levels);
+          fitted.pathAt(
+            o.series_id,
+            Date.parse(o.origin),
+            tail,
+            o.history_tail_back ?? null,
+            o.horizon,
+            o.origin_index ?? Number.NaN,
+          ) ?? pointMassPath(o.last_value, o.horizon, fitted.levels);
         const names = path.levels.map(quantileColumnName);
         for (let k = 0; k < o.horizon; k++) {
           const quantiles: Record<string, number> = {};
@@ -268,7 +274,14 @@ function fittedPanelForecasts(
     const scored = frequencyBySeries[s] !== undefined;
     const tail = panel.historyTail[o] ?? Float64Array.of(panel.lastValue[o]);
     const fitted = scored
-      ? model.pathAt(panel.seriesIds[s], panel.originTime[o], tail, panel.historyTailBack[o], H)
+      ? model.pathAt(
+          panel.seriesIds[s],
+          panel.originTime[o],
+          tail,
+          panel.historyTailBack[o],
+          H,
+          panel.originIndex[o],
+        )
       : null;
     const path = fitted ?? pointMassPath(panel.lastValue[o], H, levels);
     point.set(path.point, offset);

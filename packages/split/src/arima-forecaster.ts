@@ -12,6 +12,13 @@ export function arimaForecaster(options: RefitOptions = {}): PathForecaster {
   const baseline = new ArimaBaseline(options);
   return (task, history) => {
     const { values, back } = originWindow(task, history);
-    return baseline.pathAt(task.series_id, task.origin, values, back, task.horizon_steps);
+    return baseline.pathAt(
+      task.series_id,
+      task.origin,
+      values,
+      back,
+      task.horizon_steps,
+      task.origin_index ?? Number.NaN,
+    );
   };
 }

@@ -12,6 +12,13 @@ export function garchForecaster(options: GarchBaselineOptions = {}): PathForecas
   const baseline = new GarchBaseline(options);
   return (task, history) => {
     const { values, back } = originWindow(task, history);
-    return baseline.pathAt(task.series_id, task.origin, values, back, task.horizon_steps);
+    return baseline.pathAt(
+      task.series_id,
+      task.origin,
+      values,
+      back,
+      task.horizon_steps,
+      task.origin_index ?? Number.NaN,
+    );
   };
 }

@@ -20,6 +20,8 @@ export const DEFAULT_REFIT_EVERY = 10;
 interface Cached<F> {
   fit: F;
   origin: number;
+  /** The grid step of the origin it was fitted at (NaN when the caller gave none). */
+  step: number;
   served: number;
   log: boolean;
 }
@@ -30,7 +32,11 @@ interface Cached<F> {
  * is ascending origin order in the split's tasks and in the scorer's panel); in between they are reused and
  * only the Kalman/variance filter is run over the origin's own window. Parameters are never reused at an
  * origin earlier than the one they were estimated at (that would carry later data backwards): such a
- * request, or a change of space (log ↔ levels), refits.
+ * request, or a change of space (log ↔ levels), refits. Nor is a refit made within one horizon of grid
+ * steps of the last one: with origins on every step (`asof split --origins all`) K origins are only K
+ * steps, and the cost would follow the number of origins (~33,600 fits on the default universe's
+ * all-origins split, hours) instead of the data; with origins a horizon or more apart (non_overlapping)
+ * this changes nothing.
  */
 export class RefitSchedule<F> {
   private readonly cache = new Map<string, Cached<F>>();
@@ -40,16 +46,21 @@ export class RefitSchedule<F> {
     }
   }
 
-  /** The cached fit to reuse at `origin`, or null when this origin refits. Counts the origin. */
-  reuse(seriesKey: string, origin: number, log: boolean): { fit: F } | null {
+  /**
+   * The cached fit to reuse at `origin` (grid step `step`, horizon `minSteps`), or null when this origin
+   * refits. Counts the origin.
+   */
+  reuse(seriesKey: string, origin: number, log: boolean, step = Number.NaN, minSteps = 0): { fit: F } | null {
     const c = this.cache.get(seriesKey);
-    if (!c || c.served >= this.every || origin < c.origin || c.log !== log) return null;
+    if (!c || origin < c.origin || c.log !== log) return null;
+    // NaN steps (no grid given) compare false: the count alone decides, as without the step rule.
+    if (c.served >= this.every && !(step - c.step < minSteps)) return null;
     c.served++;
     return { fit: c.fit };
   }
 
-  store(seriesKey: string, origin: number, log: boolean, fit: F): void {
-    this.cache.set(seriesKey, { fit, origin, served: 1, log });
+  store(seriesKey: string, origin: number, log: boolean, fit: F, step = Number.NaN): void {
+    this.cache.set(seriesKey, { fit, origin, step, served: 1, log });
   }
 }
 
@@ -89,12 +100,14 @@ export class ArimaBaseline {
     tail: ArrayLike<number>,
     back: ArrayLike<number> | null,
     horizon: number,
+    /** The origin's step on the series grid (origin_index), for the refit spacing; NaN when unknown. */
+    originStep = Number.NaN,
   ): BaselinePath | null {
     if (tail.length < 2) return null;
     const { values, u } = placeOnGrid(tail, back);
     const log = allPositive(values);
     const y = log ? Float64Array.from(values, Math.log) : values;
-    const cached = this.schedule.reuse(seriesKey, origin, log);
+    const cached = this.schedule.reuse(seriesKey, origin, log, originStep, horizon);
     const refit = cached === null;
     let fallback = false;
     let fit: ArimaFit;
@@ -106,7 +119,7 @@ export class ArimaBaseline {
         fit = fitArima(y, { p: 0, d: 1, q: 0 });
         fallback = true;
       }
-      this.schedule.store(seriesKey, origin, log, fit);
+      this.schedule.store(seriesKey, origin, log, fit, originStep);
     }
     let out = this.quantilePath(fit, horizon, u, log);
     if (!out && !fallback) {

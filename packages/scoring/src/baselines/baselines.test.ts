@@ -158,3 +158,37 @@ describe('fitted baselines far out (the default split forecasts 260 business day
     }
   });
 });
+
+describe('RefitSchedule spacing', () => {
+  const refits = (steps: number[], every: number, horizon: number) => {
+    const s = new RefitSchedule<number>(every);
+    const out: number[] = [];
+    steps.forEach((step, i) => {
+      if (s.reuse('x', i, true, step, horizon) === null) {
+        s.store('x', i, true, i, step);
+        out.push(step);
+      }
+    });
+    return out;
+  };
+
+  it('refits every K origins when origins are a horizon or more apart (non_overlapping)', () => {
+    const steps = Array.from({ length: 25 }, (_, i) => i * 12);
+    expect(refits(steps, 10, 12)).toEqual([0, 120, 240]);
+  });
+
+  it('never refits within one horizon of steps of the last fit (origins on every step)', () => {
+    const steps = Array.from({ length: 600 }, (_, i) => i);
+    expect(refits(steps, 10, 260)).toEqual([0, 260, 520]);
+    // Without grid steps the count alone decides, as before.
+    const s = new RefitSchedule<number>(10);
+    let n = 0;
+    for (let i = 0; i < 30; i++) {
+      if (s.reuse('x', i, true) === null) {
+        s.store('x', i, true, i);
+        n++;
+      }
+    }
+    expect(n).toBe(3);
+  });
+});

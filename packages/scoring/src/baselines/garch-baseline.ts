@@ -57,6 +57,8 @@ export class GarchBaseline {
     tail: ArrayLike<number>,
     back: ArrayLike<number> | null,
     horizon: number,
+    /** The origin's step on the series grid (origin_index), for the refit spacing; NaN when unknown. */
+    originStep = Number.NaN,
   ): BaselinePath | null {
     if (tail.length < 2) return null;
     const { values, u } = placeOnGrid(tail, back);
@@ -70,7 +72,7 @@ export class GarchBaseline {
     if (returns.length < 2) return null;
     const y0 = tail[tail.length - 1];
     const steps = horizon + u;
-    const cached = this.schedule.reuse(seriesKey, origin, log);
+    const cached = this.schedule.reuse(seriesKey, origin, log, originStep, horizon);
     const refit = cached === null;
     let fit: GarchFit | null = null;
     if (cached) fit = cached.fit ? refilterGarch(cached.fit, returns) : null;
@@ -82,7 +84,7 @@ export class GarchBaseline {
           fit = null;
         }
       }
-      this.schedule.store(seriesKey, origin, log, fit);
+      this.schedule.store(seriesKey, origin, log, fit, originStep);
     }
     const usable = fit !== null && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0;
     let sigma2: Float64Array;
