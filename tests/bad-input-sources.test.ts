@@ -127,6 +127,29 @@ describe('raw files with impossible dates, absurd values or control characters',
     );
   });
 
+  it('a membership file with 2021-02-29 or a zone-less announcement is an error naming file, row and field', async () => {
+    const csv = (line: string) => {
+      const dir = rawDir({ 'idx.csv': `entity_id,universe,action,effective_date,announced\n${line}\n` });
+      return pipeline({
+        name: 'x',
+        sources: {
+          embedded: { synthetic: { seed: 1, start: '2021-01-04', end: '2021-03-31', instruments: 1 } },
+          prices: { membership: [join(dir, 'idx.csv')] },
+        },
+      });
+    };
+    expect(
+      await refused('membership-date', 'build', csv('syn:EQ0000,idx,add,2021-02-29,2021-02-01')),
+    ).toMatch(
+      /^asof build: .*idx\.csv line 2, field effective_date: "2021-02-29" is not a calendar date YYYY-MM-DD \(February 2021 has 28 days\); fix or remove the row$/,
+    );
+    expect(
+      await refused('membership-zone', 'build', csv('syn:EQ0000,idx,add,2021-02-01,2021-01-29T16:00:00')),
+    ).toMatch(
+      /idx\.csv line 2, field announced: "2021-01-29T16:00:00" is not a date YYYY-MM-DD or an instant with a zone \(.*no time zone/,
+    );
+  });
+
   it('a zone-less download instant in a sidecar is an error naming the sidecar and field', async () => {
     const dir = rawDir({
       'abc_us_d.csv': [STOOQ, bar('2020-04-30')].join('\n'),

@@ -54,6 +54,24 @@ describe.skipIf(!existsSync(SEC))('asof ingest edgar --raw-dir (needs ../shared/
     expect(fy2021(await show(id, out.rel, '2023-06-01'))).toBe(1.76);
     expect(await seriesWithoutUnit(out.abs)).toEqual([]);
   });
+
+  it('gives AAPL an EDGAR listing interval: listed before the records held, its notes removals no end', async () => {
+    // Issue 20: Form 25 / 25-NSE / 15 filings end a listing only under the file number of the company's
+    // periodic reports (Apple's 25-NSE are Nasdaq removing matured notes, under 000-10030; its Form 25 of
+    // 2019 is a move between exchanges, filed beside an 8-A12B). TSLA has no companyfacts here, so no series
+    // and no rows; its interval is tested in packages/source-edgar (listing-intervals.test.ts).
+    const { Duck, quoteLiteral } = await import('@asof/duck');
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      const rows = await duck.all<{ entity_id: string; f: string | null; t: string | null; source: string }>(
+        `SELECT entity_id, "from" AS f, "to" AS t, source
+         FROM read_parquet(${quoteLiteral(join(out.abs, 'membership.parquet'))}) ORDER BY ALL`,
+      );
+      expect(rows).toEqual([{ entity_id: '0000320193', f: null, t: null, source: 'edgar_submissions' }]);
+    } finally {
+      duck.close();
+    }
+  });
 });
 
 describe.skipIf(!existsSync(FRED))('asof ingest fred --raw-dir (needs ../shared/fixtures/real/fred)', () => {

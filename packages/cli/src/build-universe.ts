@@ -11,6 +11,7 @@ import {
   assertKnownUnits,
   createStagingTables,
   loadRegistryTables,
+  membershipWarnings,
   runModels,
   StageSink,
   shortEvalSeriesWarning,
@@ -53,6 +54,7 @@ export function pipelineInputs(config: PipelineConfig, base: string, cacheRoot: 
     s.edgar?.raw_dir,
     s.fred?.raw_dir,
     s.prices?.raw_dir,
+    ...(s.prices?.membership ?? []),
     config.duckdb.temp_directory,
   ].filter((d): d is string => typeof d === 'string');
   const live = [
@@ -140,6 +142,7 @@ async function buildInto(
     await assertInvariants(duck);
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) sink.addWarning(short);
+    for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);
     step('models built, invariants hold');
     await buildSegments(duck, { log: step });
     const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];

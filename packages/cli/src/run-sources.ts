@@ -16,6 +16,7 @@ import {
   resolveFredApiKey,
 } from '@asof/source-fred';
 import {
+  ingestMembershipCsv,
   ingestPricesRawDir,
   ingestSyntheticPrices,
   ingestYahooLive,
@@ -140,6 +141,12 @@ export async function runSources(
       report.priceQuality.push(...summarizePriceQuality(result));
       log(`prices: ${result.instruments.length} instruments from ${dir}`);
     }
+    for (const file of p.membership ?? []) {
+      const m = ingestMembershipCsv(resolve(options.cwd, file), sink, file);
+      log(
+        `prices: membership of ${m.entities} entities in ${m.universes.join(', ')} from ${file} (${m.changes} changes)`,
+      );
+    }
     if (p.symbols) {
       // Live Yahoo is the optional path: the download lands as raw files (with a download-date sidecar)
       // in the cache folder, and the same raw-directory parser reads them.
@@ -218,6 +225,7 @@ function countingSink(inner: AtomicSink) {
       inner.addWithdrawal(o);
     },
     addCorporateAction: (a) => inner.addCorporateAction(a),
+    addMembership: (m) => inner.addMembership(m),
     addInput: (i) => inner.addInput(i),
     addWarning: (w) => inner.addWarning(w),
   };

@@ -48,7 +48,8 @@ try {
   );
   await duck.run(`CREATE TABLE series AS
     SELECT 'bench:' || lpad(CAST(i AS VARCHAR), 5, '0') AS series_id, 'BD' AS frequency,
-      'Bench ' || CAST(i % 10 AS VARCHAR) AS detail_category, CAST(0 AS BIGINT) AS n_revisions
+      'Bench ' || CAST(i % 10 AS VARCHAR) AS detail_category, CAST(0 AS BIGINT) AS n_revisions,
+      NULL::VARCHAR AS entity_id
     FROM range(${total}) AS r(i)`);
   for (let lo = 0; lo < total; lo += block) {
     const hi = Math.min(total, lo + block);

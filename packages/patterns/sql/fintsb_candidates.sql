@@ -10,7 +10,9 @@
 --   histories), the eval target wins, then the total-return index (as-traded closes jump at splits, which
 --   would label a split as a crash), then the smallest series_id — chosen before labels are looked at, so
 --   the choice never depends on the pattern. pattern = quota_label when $label_mode = 'quota', else the
---   threshold label; NULL (quota remainder) rows are kept, members skip them.
+--   threshold label; NULL (quota remainder) rows are kept, members skip them. Only segments whose entity
+--   was a member of the universe when the segment's cross-section formed (segments.member, docs/decisions/
+--   0021): a company delisted later is in the datasets before its exit, not after.
 WITH priced AS (
   SELECT s.series_id, coalesce(s.entity_id, s.series_id) AS instrument, s.eval_target, f.field
   FROM universe_series AS s
@@ -28,6 +30,7 @@ source AS (
   WHERE g.frequency = $frequency AND p.field = $field
     AND p.instrument IN (SELECT instrument FROM evaluated)
     AND g.adf_stat IS NOT NULL AND g.acf1 IS NOT NULL AND g.forecastability IS NOT NULL
+    AND g.member
 ),
 ranked AS (
   SELECT *,

@@ -19,14 +19,22 @@ export const SEGMENTS_TABLE_SPEC = {
 } as const;
 
 /** Intermediate tables buildSegments creates and drops again. */
-const WORK_TABLES = ['segment_steps', 'segment_stats', 'segment_quota', 'segment_characteristics'];
+const WORK_TABLES = [
+  'segment_steps',
+  'segment_stats',
+  'segment_members',
+  'segment_quota',
+  'segment_characteristics',
+];
 
 /**
  * Builds the DuckDB table `segments` (SPEC §7) from the universe's `observations` (latest view) and
  * `series` tables: calendar-aligned segments per frequency, threshold and quota labels (SQL models in
  * ../sql), and the sequence characteristics of each segment's returns (TypeScript, over Arrow batches).
  * Needs `observations(series_id, timestamp, available_at, value)` and `series(series_id, frequency,
- * detail_category, n_revisions)`; other columns are ignored.
+ * detail_category, n_revisions, entity_id)`; other columns are ignored. With a `member_spans` table (the
+ * build's, @asof/transform), quota labels rank only the segments whose entity was a member when the
+ * cross-section formed (segment_members.sql); without one, every series is a member.
  */
 export async function buildSegments(duck: Duck, options: SegmentOptions = {}): Promise<void> {
   const log = options.log ?? (() => {});
@@ -60,12 +68,33 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
       reader.close();
       await duck.run(`SET threads = ${Number(threads)}`);
     }
+    const noSpans = !(await tableExists(duck, 'member_spans'));
+    if (noSpans) {
+      await duck.run(
+        'CREATE TEMP TABLE member_spans (entity_id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, member BOOLEAN)',
+      );
+    }
+    try {
+      await runSegmentModel(duck, 'segment_members', params);
+    } finally {
+      if (noSpans) await duck.run('DROP TABLE member_spans');
+    }
     await runSegmentModel(duck, 'segment_quota', params);
     step(`segments labelled; characteristics of ${n.toLocaleString('en-US')} segments`);
     await runSegmentModel(duck, 'segments', params);
   } finally {
     for (const t of WORK_TABLES) await duck.run(`DROP TABLE IF EXISTS ${t}`);
   }
+}
+
+async function tableExists(duck: Duck, name: string): Promise<boolean> {
+  const r = await duck.one<{ n: bigint }>(
+    'SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = $name',
+    {
+      name,
+    },
+  );
+  return Number(r.n) > 0;
 }
 
 function validateParams(p: Record<string, number | string>): void {

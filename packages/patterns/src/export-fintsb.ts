@@ -181,6 +181,12 @@ async function exportInto(
     await duck.run(
       `CREATE TABLE segments AS SELECT * FROM read_parquet(${quoteLiteral(file(segmentsOut[0]))})`,
     );
+    // A universe built before membership (docs/decisions/0021) has no member column: everyone was a member.
+    const hasMember = await duck.one<{ n: bigint }>(
+      "SELECT count(*) AS n FROM duckdb_columns() WHERE table_name = 'segments' AND column_name = 'member'",
+    );
+    if (Number(hasMember.n) === 0)
+      await duck.run('ALTER TABLE segments ADD COLUMN member BOOLEAN DEFAULT true');
     const lengths = await duck.all<{ frequency: string; segment_length: number; grid_epoch: string }>(
       `SELECT DISTINCT frequency, segment_length, strftime(grid_epoch, '%Y-%m-%d') AS grid_epoch FROM segments`,
     );
@@ -292,7 +298,9 @@ async function exportInto(
       config,
       inputs: used.map((o) => ({ source: 'parent', key: o.path, sha256: o.sha256, bytes: o.bytes })),
       outputs,
-      warnings: [],
+      // The universe's warnings (survivorship, synthetic data, rule-based availability) hold for what is
+      // drawn from it.
+      warnings: parent.warnings,
       summary: { datasets: names.length, statistics },
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);

@@ -8,7 +8,7 @@ beforeEach(async () => {
   await duck.run(
     `CREATE TABLE segments (series_id VARCHAR, segment INTEGER, frequency VARCHAR, detail_category VARCHAR,
        first_timestamp TIMESTAMPTZ, last_timestamp TIMESTAMPTZ, label VARCHAR, quota_label VARCHAR,
-       adf_stat DOUBLE, acf1 DOUBLE, forecastability DOUBLE)`,
+       adf_stat DOUBLE, acf1 DOUBLE, forecastability DOUBLE, member BOOLEAN)`,
   );
   await duck.run(
     `CREATE TABLE universe_series (series_id VARCHAR, scope VARCHAR, category VARCHAR, detail_category VARCHAR,
@@ -47,7 +47,7 @@ async function series(
   });
   for (const seg of [0, 1]) {
     await duck.run(
-      `INSERT INTO segments VALUES ($id, $seg, 'BD', $d, NULL, NULL, 'volatile', 'uptrend', $adf, 0.1, 0.1)`,
+      `INSERT INTO segments VALUES ($id, $seg, 'BD', $d, NULL, NULL, 'volatile', 'uptrend', $adf, 0.1, 0.1, true)`,
       { id, seg, d: o.detail, adf },
     );
   }
@@ -115,5 +115,25 @@ describe('fintsb_candidates model', () => {
     };
     expect(await patterns('quota')).toEqual(['uptrend']);
     expect(await patterns('threshold')).toEqual(['volatile']);
+  });
+
+  it('takes only segments whose entity was a member when their cross-section formed', async () => {
+    await series('px:A:close', { entity: 'ticker:A', detail: 'Equity OHLCV Close', evalTarget: true });
+    await series('px:B:close', { entity: 'ticker:B', detail: 'Equity OHLCV Close', evalTarget: true });
+    // B left the universe during segment 0: its segment 0 counts, its segment 1 does not.
+    await duck.run("UPDATE segments SET member = false WHERE series_id = 'px:B:close' AND segment = 1");
+    await runSegmentModel(duck, 'fintsb_candidates', {
+      frequency: 'BD',
+      field: 'close',
+      label_mode: 'threshold',
+    });
+    const rows = await duck.all<{ series_id: string; segment: number }>(
+      'SELECT series_id, segment FROM fintsb_candidates ORDER BY segment, series_id',
+    );
+    expect(rows).toEqual([
+      { series_id: 'px:A:close', segment: 0 },
+      { series_id: 'px:B:close', segment: 0 },
+      { series_id: 'px:A:close', segment: 1 },
+    ]);
   });
 });

@@ -8,7 +8,9 @@ import type { ObservationRow, SeriesInput } from '@asof/schema';
  */
 export async function loadPanel(
   duck: Duck,
-  series: readonly Pick<SeriesInput, 'series_id' | 'frequency' | 'detail_category' | 'title'>[],
+  series: readonly (Pick<SeriesInput, 'series_id' | 'frequency' | 'detail_category' | 'title'> & {
+    entity_id?: string | null;
+  })[],
   // value null: a withdrawal row (docs/decisions/0007), as the universe's observations table holds them.
   observations: readonly (Pick<ObservationRow, 'series_id' | 'timestamp' | 'available_at'> & {
     value: number | null;
@@ -30,10 +32,10 @@ export async function loadPanel(
   );
   await duck.run('DROP TABLE stg_panel_obs');
   await duck.run(
-    'CREATE OR REPLACE TABLE stg_panel_series (series_id VARCHAR, frequency VARCHAR, detail_category VARCHAR, title VARCHAR)',
+    'CREATE OR REPLACE TABLE stg_panel_series (series_id VARCHAR, frequency VARCHAR, detail_category VARCHAR, title VARCHAR, entity_id VARCHAR)',
   );
-  const s = await duck.openAppender('stg_panel_series', [VARCHAR, VARCHAR, VARCHAR, VARCHAR]);
-  for (const x of series) s.push([x.series_id, x.frequency, x.detail_category, x.title]);
+  const s = await duck.openAppender('stg_panel_series', [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR]);
+  for (const x of series) s.push([x.series_id, x.frequency, x.detail_category, x.title, x.entity_id ?? null]);
   s.close();
   await duck.run(
     `CREATE OR REPLACE TABLE series AS

@@ -11,6 +11,20 @@ beforeEach(async () => {
        n_positive BIGINT, is_extreme BOOLEAN, extreme_severity DOUBLE)`,
   );
 });
+
+/** Every segment_stats row a member unless listed in `outside` (segment_members.sql's table). */
+async function members(outside: [string, number][] = []): Promise<void> {
+  await duck.run(
+    `CREATE OR REPLACE TABLE segment_members AS SELECT series_id, segment, NULL::TIMESTAMPTZ AS formed_at, true AS member
+     FROM segment_stats`,
+  );
+  for (const [id, seg] of outside) {
+    await duck.run('UPDATE segment_members SET member = false WHERE series_id = $id AND segment = $seg', {
+      id,
+      seg,
+    });
+  }
+}
 afterEach(() => duck.close());
 
 describe('segment_quota model', () => {
@@ -40,6 +54,7 @@ describe('segment_quota model', () => {
     for (const id of ['s0', 's1', 's2', 's3']) {
       await duck.run(`INSERT INTO segment_stats VALUES ($id, 1, 'BD', 'A', 5, true, 1)`, { id });
     }
+    await members();
     await runSegmentModel(duck, 'segment_quota', segmentParams());
     const rows = await duck.all<{
       series_id: string;
@@ -65,5 +80,28 @@ describe('segment_quota model', () => {
     expect(
       rows.filter((r) => r.segment === 1).every((r) => r.quota_label === null && Number(r.n) === 4),
     ).toBe(true);
+  });
+
+  it('ranks only the members of a cross-section: a non-member has no label and is not counted', async () => {
+    for (let i = 0; i < 6; i++) {
+      await duck.run(`INSERT INTO segment_stats VALUES ($id, 0, 'BD', 'A', $pos, false, 0)`, {
+        id: `m${i}`,
+        pos: 10 * (i + 1),
+      });
+    }
+    // m5 has the most positive returns but was not a member when the cross-section formed.
+    await members([['m5', 0]]);
+    await runSegmentModel(duck, 'segment_quota', segmentParams());
+    const rows = await duck.all<{ series_id: string; quota_label: string | null; n: bigint }>(
+      'SELECT series_id, quota_label, cross_section_size AS n FROM segment_quota ORDER BY series_id',
+    );
+    // 5 members: q = 1; m4 leads without m5.
+    expect(rows.map((r) => [r.series_id, r.quota_label, Number(r.n)])).toEqual([
+      ['m0', 'downtrend', 5],
+      ['m1', null, 5],
+      ['m2', 'volatile', 5],
+      ['m3', null, 5],
+      ['m4', 'uptrend', 5],
+    ]);
   });
 });

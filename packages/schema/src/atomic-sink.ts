@@ -35,6 +35,40 @@ export interface CorporateActionRow {
   source_ref: string;
 }
 
+/**
+ * Where a membership interval came from (docs/decisions/0021-point-in-time-membership.md):
+ * - `membership_csv`: a user file of index membership changes with their announcement instants;
+ * - `edgar_submissions`: exchange registration (8-A12B) and removal or deregistration (Form 25, 25-NSE,
+ *   Form 15) filings of a company's EDGAR submissions index, at their acceptance times;
+ * - `price_bars`: the first and last bar the price files of an instrument hold.
+ */
+export const MEMBERSHIP_SOURCES = ['membership_csv', 'edgar_submissions', 'price_bars'] as const;
+export type MembershipSource = (typeof MEMBERSHIP_SOURCES)[number];
+
+/** The universe name of exchange listing status (EDGAR and price files); index files name their own. */
+export const LISTED_UNIVERSE = 'listed';
+
+/**
+ * One version of one membership interval, bitemporal like an observation: the entity is a member of
+ * `universe` from `from` (inclusive) to `to` (exclusive; null = no end known), as known from
+ * `available_at` on. An interval whose end becomes known later gets a second row with the same `from`, its
+ * `to` and the later `available_at`; the as-of view at t takes, per interval, the row with the greatest
+ * `available_at <= t`. `from` null: a member since before the source's records begin (its first row's
+ * `available_at` is null too: known from the start).
+ */
+export interface MembershipRow {
+  entity_id: string;
+  universe: string;
+  from: Micros | null;
+  to: Micros | null;
+  available_at: Micros | null;
+  source: MembershipSource;
+  source_ref: string;
+  /** The change's effective dates as the source states them (YYYY-MM-DD), for reference; null when none. */
+  effective_from: string | null;
+  effective_to: string | null;
+}
+
 /** A raw input file that fed the build, listed by hash in the manifest. */
 export interface RawInput {
   source: string;
@@ -60,6 +94,8 @@ export interface AtomicSink {
   /** A withdrawal of an earlier value of the same (series_id, timestamp); see WithdrawalRow. */
   addWithdrawal(row: WithdrawalRow): void;
   addCorporateAction(row: CorporateActionRow): void;
+  /** One version of a membership interval (see MembershipRow). */
+  addMembership(row: MembershipRow): void;
   addInput(input: RawInput): void;
   addWarning(warning: BuildWarning): void;
 }
@@ -70,6 +106,7 @@ export class CollectingSink implements AtomicSink {
   readonly observations: ObservationRow[] = [];
   readonly withdrawals: WithdrawalRow[] = [];
   readonly corporateActions: CorporateActionRow[] = [];
+  readonly memberships: MembershipRow[] = [];
   readonly inputs: RawInput[] = [];
   readonly warnings: BuildWarning[] = [];
   addSeries(series: SeriesInput): void {
@@ -83,6 +120,9 @@ export class CollectingSink implements AtomicSink {
   }
   addCorporateAction(row: CorporateActionRow): void {
     this.corporateActions.push(row);
+  }
+  addMembership(row: MembershipRow): void {
+    this.memberships.push(row);
   }
   addInput(input: RawInput): void {
     this.inputs.push(input);

@@ -137,6 +137,13 @@ export const PricesSource = z
       .strict()
       .optional()
       .describe('synthetic Yahoo chart JSON with splits and dividends run through the prices parser'),
+    membership: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe(
+        'index membership CSV files (entity_id,universe,action,effective_date,announced[,note]; packages/source-prices/README.md): which entities the cross-sections hold at each origin, from each change announcement on',
+      ),
   })
   .strict();
 

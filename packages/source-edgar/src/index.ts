@@ -9,6 +9,7 @@ export * from './fetch-edgar.ts';
 export * from './generate-synthetic-edgar.ts';
 export * from './ingest-edgar-payloads.ts';
 export * from './ingest-edgar-raw-dir.ts';
+export * from './listing-intervals.ts';
 export * from './map-edgar-to-atomic.ts';
 export * from './parse-companyfacts.ts';
 export * from './parse-submissions.ts';

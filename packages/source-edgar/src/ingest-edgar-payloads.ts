@@ -2,6 +2,7 @@ import type { AtomicSink } from '@asof/schema';
 import { edgarConceptMap } from '@asof/taxonomy';
 import { padCik, parseCompanyfactsPayload } from './companyfacts-payload.ts';
 import type { EdgarConceptMapping } from './edgar-concept-mapping.ts';
+import { edgarListingIntervals } from './listing-intervals.ts';
 import { type EdgarCompanySummary, mapEdgarToAtomic } from './map-edgar-to-atomic.ts';
 import { type ParsedSubmissions, parseSubmissions } from './parse-submissions.ts';
 import { parseSubmissionsPage, parseSubmissionsPayload } from './submissions-payload.ts';
@@ -53,6 +54,7 @@ export function ingestEdgarPayloads(
     .sort((a, b) => (padCik(a.facts.cik) < padCik(b.facts.cik) ? -1 : 1));
   for (const { c, facts } of sorted) {
     let submissions: ParsedSubmissions | null = null;
+    let complete = false;
     if (c.submissions) {
       const main = parseSubmissionsPayload(c.submissions.json, c.submissions.where);
       const pages = (c.pages ?? []).map((p) => ({
@@ -62,6 +64,7 @@ export function ingestEdgarPayloads(
       submissions = parseSubmissions(main, pages, c.submissions.where);
       const have = new Set((c.pages ?? []).map((p) => p.name));
       const missing = submissions.pageNames.filter((n) => !have.has(n));
+      complete = missing.length === 0;
       if (missing.length > 0) {
         sink.addWarning({
           code: 'EDGAR_SUBMISSIONS_PAGE_MISSING',
@@ -86,16 +89,19 @@ export function ingestEdgarPayloads(
         count: 1,
       });
     }
-    summaries.push(
-      mapEdgarToAtomic(
-        { companyfacts: facts, submissions, ticker: c.ticker ?? null, where: c.companyfacts.where },
-        sink,
-        {
-          conceptMap,
-          isSynthetic: options.isSynthetic,
-        },
-      ),
+    const summary = mapEdgarToAtomic(
+      { companyfacts: facts, submissions, ticker: c.ticker ?? null, where: c.companyfacts.where },
+      sink,
+      {
+        conceptMap,
+        isSynthetic: options.isSynthetic,
+      },
     );
+    summaries.push(summary);
+    // Listing status only for companies the universe holds series of: the rows are about its entities.
+    if (submissions !== null && summary.status !== 'skipped') {
+      for (const row of edgarListingIntervals(submissions, complete)) sink.addMembership(row);
+    }
   }
   const skipped = summaries
     .filter((s) => s.status === 'skipped')

@@ -12,6 +12,8 @@ export interface EdgarFiling {
   /** Raw `acceptanceDateTime`; null when the index has none for this filing. */
   acceptanceDateTime: string | null;
   reportDate: string | null;
+  /** The file number the filing is under (`001-36743`); null when the index has none. */
+  fileNumber: string | null;
   /** SPEC §4 availability of everything this filing reports. */
   readonly availableAt: Micros;
 }
@@ -40,6 +42,7 @@ export function parseSubmissionsColumns(
     form: cols.form.length,
     acceptanceDateTime: cols.acceptanceDateTime?.length,
     reportDate: cols.reportDate?.length,
+    fileNumber: cols.fileNumber?.length,
   };
   for (const [col, len] of Object.entries(lengths)) {
     if (len !== undefined && len !== n) {
@@ -81,6 +84,7 @@ export function parseSubmissionsColumns(
       filingDate,
       acceptanceDateTime: acceptance,
       reportDate,
+      fileNumber: cols.fileNumber?.[i] || null,
       get availableAt() {
         availableAt ??= edgarAvailableAt({ filingDate, acceptanceDateTime: acceptance });
         return availableAt;

@@ -12,6 +12,8 @@ export const SubmissionsColumns = z.looseObject({
   reportDate: z.array(z.string().nullable()).optional(),
   acceptanceDateTime: z.array(z.string().nullable()).optional(),
   form: z.array(z.string()),
+  /** The Exchange Act (or Securities Act) file number each filing is under: it tells which registration a listing filing concerns. */
+  fileNumber: z.array(z.string().nullable()).optional(),
 });
 export type SubmissionsColumns = z.infer<typeof SubmissionsColumns>;
 

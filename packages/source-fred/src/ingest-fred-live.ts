@@ -118,6 +118,7 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
     addObservation: (o) => sink.addObservation(o),
     addWithdrawal: (o) => sink.addWithdrawal(o),
     addCorporateAction: (c) => sink.addCorporateAction(c),
+    addMembership: (m) => sink.addMembership(m),
     addInput: () => {},
     addWarning: (w) => sink.addWarning(w),
   };

@@ -6,6 +6,7 @@ export * from './infer-download-after-splits.ts';
 export * from './ingest-prices-raw-dir.ts';
 export * from './ingest-yahoo-live.ts';
 export * from './map-prices-to-atomic.ts';
+export * from './parse-membership-csv.ts';
 export * from './parse-stooq-csv.ts';
 export * from './parse-user-csv.ts';
 export * from './parse-yahoo-chart.ts';

@@ -253,3 +253,96 @@ describe.skipIf(!has)('mapPricesToAtomic on real files (needs ../shared/fixtures
     ]);
   });
 });
+
+describe('listing span from the price files (membership rows, source price_bars)', () => {
+  const parsed = (dates: string[]) => ({
+    format: 'user_csv' as const,
+    symbol: 'LIST',
+    currency: 'USD',
+    timeZone: 'America/New_York',
+    instrumentType: 'EQUITY',
+    name: null,
+    bars: dates.map((date, i) => ({
+      date,
+      open: 10,
+      high: 11,
+      low: 9,
+      close: 10 + i,
+      volume: 100,
+      row: i + 2,
+    })),
+    splits: [],
+    dividends: [],
+    splitsListed: true,
+    adjustment: 'none' as const,
+    marketTimeMicros: null,
+    issues: [],
+  });
+
+  it('opens at the first bar close and, once a later download shows no more bars, closes after the last', () => {
+    const sink = new CollectingSink();
+    mapPricesToAtomic(
+      [
+        {
+          parsed: parsed(['2021-03-01', '2021-03-02']),
+          downloadedAt: isoToMicros('2021-03-02T22:00:00Z'),
+          sourceRef: 'a',
+        },
+        {
+          parsed: parsed(['2021-03-02', '2021-03-03']),
+          downloadedAt: isoToMicros('2021-06-01T12:00:00Z'),
+          sourceRef: 'b',
+        },
+      ],
+      sink,
+      { symbol: 'LIST', kind: 'equity', source: 'user_csv', vendorLagMicros: 60_000_000 },
+    );
+    expect(
+      sink.memberships.map((m) => [
+        m.entity_id,
+        m.universe,
+        m.source,
+        microsToIso(m.from!),
+        m.to === null ? null : microsToIso(m.to),
+        microsToIso(m.available_at!),
+        m.source_ref,
+        m.effective_from,
+        m.effective_to,
+      ]),
+    ).toEqual([
+      // 16:00 New York (EST) = 21:00Z; public a minute later (the vendor lag).
+      [
+        'ticker:LIST',
+        'listed',
+        'price_bars',
+        '2021-03-01T21:00:00.000000Z',
+        null,
+        '2021-03-01T21:01:00.000000Z',
+        'a',
+        '2021-03-01',
+        null,
+      ],
+      [
+        'ticker:LIST',
+        'listed',
+        'price_bars',
+        '2021-03-01T21:00:00.000000Z',
+        '2021-03-03T21:00:00.000001Z',
+        '2021-06-01T12:00:00.000000Z',
+        'b',
+        '2021-03-01',
+        '2021-03-03',
+      ],
+    ]);
+  });
+
+  it('has no end while the latest download was made at the last bar', () => {
+    const sink = new CollectingSink();
+    mapPricesToAtomic(
+      [{ parsed: parsed(['2021-03-01']), downloadedAt: isoToMicros('2021-03-01T21:00:00Z'), sourceRef: 'a' }],
+      sink,
+      { symbol: 'LIST', kind: 'equity', source: 'user_csv' },
+    );
+    expect(sink.memberships.map((m) => m.to)).toEqual([null]);
+  });
+});

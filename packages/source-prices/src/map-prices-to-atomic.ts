@@ -1,6 +1,6 @@
 import { localDateOfMicros, localTimeToMicros, usNonTradingReason, usSessionClose } from '@asof/calendar';
 import type { AtomicSink, AvailableAtBasis, Micros, SeriesInput, UniverseKind } from '@asof/schema';
-import { InputError } from '@asof/schema';
+import { InputError, LISTED_UNIVERSE } from '@asof/schema';
 import {
   classifyPriceSeries,
   type PriceClassification,
@@ -310,9 +310,11 @@ export function mapPricesToAtomic(
   });
   const entitySplits = entity?.splits ?? [];
 
+  const kept: { d: PriceDownload; bars: readonly PriceBar[] }[] = [];
   for (const { d, where, bars } of prepared) {
     const checked = checkBarQuality(bars, { ...options.quality, calendar, splits: entitySplits, where });
     quality.push({ where, report: checked.report });
+    kept.push({ d, bars: checked.bars });
     const r = checked.report;
     for (const [code, n] of Object.entries(r.issue_counts)) {
       const first = r.issues.find((i) => i.code === code);
@@ -364,6 +366,13 @@ export function mapPricesToAtomic(
     });
   }
 
+  emitListingSpan(kept, sink, {
+    entityId,
+    lag,
+    vendorAdjustedAtDownload: vendorAdjusted && vaAt === 'download',
+    sessionClose,
+  });
+
   // Corporate actions.
   let corporateActions = 0;
   const openAt = (date: string): Micros => actionAvailableAt(date, tz, allDays);
@@ -410,6 +419,66 @@ interface PreparedDownload {
   where: string;
   /** As traded when the vendor's split adjustment could be undone; else as the file gives them. */
   bars: PriceBar[];
+}
+
+/**
+ * The instrument's trading span as its files show it, as `price_bars` rows of the universe `listed`
+ * (docs/decisions/0021): from its first bar's close, public when that bar was; and, once a download made
+ * after the last bar holds nothing later, the same interval closed just after the last bar's close, public
+ * at that download. A file's last bar is where its download window ends, not evidence of a delisting, so
+ * these rows decide listing only for instruments without EDGAR listing rows, and never make a series
+ * "exited" (transform series.sql).
+ */
+function emitListingSpan(
+  downloads: readonly { d: PriceDownload; bars: readonly PriceBar[] }[],
+  sink: AtomicSink,
+  o: {
+    entityId: string;
+    lag: number;
+    vendorAdjustedAtDownload: boolean;
+    sessionClose: (date: string) => Micros;
+  },
+): void {
+  let first: { date: string; ts: Micros; at: Micros; ref: string } | null = null;
+  let last: { date: string; ts: Micros } | null = null;
+  let latest: { at: Micros; ref: string } | null = null;
+  for (const { d, bars } of downloads) {
+    if (latest === null || d.downloadedAt > latest.at) latest = { at: d.downloadedAt, ref: d.sourceRef };
+    for (const bar of bars) {
+      if (bar.open === null && bar.high === null && bar.low === null && bar.close === null) continue;
+      const ts = o.sessionClose(bar.date);
+      const at = o.vendorAdjustedAtDownload ? Math.max(ts + o.lag, d.downloadedAt) : ts + o.lag;
+      if (first === null || ts < first.ts || (ts === first.ts && at < first.at)) {
+        first = { date: bar.date, ts, at, ref: d.sourceRef };
+      }
+      if (last === null || ts > last.ts) last = { date: bar.date, ts };
+    }
+  }
+  if (first === null || last === null || latest === null) return;
+  const base = {
+    entity_id: o.entityId,
+    universe: LISTED_UNIVERSE,
+    from: first.ts,
+    source: 'price_bars' as const,
+    effective_from: first.date,
+  };
+  sink.addMembership({
+    ...base,
+    to: null,
+    available_at: first.at,
+    source_ref: first.ref,
+    effective_to: null,
+  });
+  const after = last.ts + 1;
+  if (latest.at >= after) {
+    sink.addMembership({
+      ...base,
+      to: after,
+      available_at: latest.at,
+      source_ref: latest.ref,
+      effective_to: last.date,
+    });
+  }
 }
 
 /**

@@ -55,7 +55,7 @@ export function isYahooDownloadCsv(text: string): boolean {
 }
 
 /** Splits one CSV line, honouring double quotes ("" inside quotes is a literal quote). */
-function splitCsvLine(line: string, delimiter: string): string[] {
+export function splitCsvLine(line: string, delimiter: string): string[] {
   if (!line.includes('"')) return line.split(delimiter);
   const out: string[] = [];
   let cur = '';

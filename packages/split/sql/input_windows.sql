@@ -11,7 +11,7 @@
 WITH source AS (
   SELECT series_key, origin, origin_index, lookback_steps
   FROM origin_candidates
-  WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
+  WHERE "window" IS DISTINCT FROM 'straddles_cutoff' AND member
 ),
 -- Withdrawal rows with the instant a value was published again (null: withdrawn for good). The build
 -- collapses repeated withdrawals, so the next row of the timestamp is always a value.

@@ -9,6 +9,11 @@
 --   T3: target_known_at IS NULL (not known at the run date: pending)
 --   T2: o > c and target_known_at <= r (the run date)
 --   straddles_cutoff: o <= c <= target_known_at <= r (in no window; dropped by origins)
+-- member: the series' entity was a member of the universe at o, as known at o (the parent's member_spans,
+-- docs/decisions/0021); a series without an entity, or an entity nothing names, always is. Origins of
+-- non-members are not served (input_windows, origins) and counted in the manifest summary, so every
+-- cross-section at o (the series with an origin at o) holds members only, a delisted company's before its
+-- exit.
 -- grain: (series_key, origin) — series_key from series_keys.sql
 -- invariants: origin >= eval_start; for non_overlapping, origin_index differs by >= horizon_steps.
 WITH source AS (
@@ -44,15 +49,21 @@ known AS (
 ),
 final AS (
   SELECT
-    series_key, frequency, origin, origin_index, horizon_steps, lookback_steps,
-    first_target_timestamp, n_target_steps_known::INTEGER AS n_target_steps_known, target_known_at,
+    k.series_key, k.frequency, k.origin, k.origin_index, k.horizon_steps, k.lookback_steps,
+    k.first_target_timestamp, k.n_target_steps_known::INTEGER AS n_target_steps_known, k.target_known_at,
     CASE
       WHEN NOT $has_cutoff THEN NULL
-      WHEN target_known_at < $model_cutoff::TIMESTAMPTZ THEN 'T1'
-      WHEN target_known_at IS NULL THEN 'T3'
-      WHEN origin > $model_cutoff::TIMESTAMPTZ THEN 'T2'
+      WHEN k.target_known_at < $model_cutoff::TIMESTAMPTZ THEN 'T1'
+      WHEN k.target_known_at IS NULL THEN 'T3'
+      WHEN k.origin > $model_cutoff::TIMESTAMPTZ THEN 'T2'
       ELSE 'straddles_cutoff'
-    END AS "window"
-  FROM known
+    END AS "window",
+    coalesce(m.member, true) AS member
+  FROM known AS k
+  JOIN series_keys AS s USING (series_key)
+  LEFT JOIN split_member_spans AS m
+    ON m.entity_id = s.entity_id
+    AND (m."from" IS NULL OR m."from" <= k.origin)
+    AND (m."to" IS NULL OR k.origin < m."to")
 )
 SELECT * FROM final

@@ -2,9 +2,10 @@
 -- target status (columns described in origin_candidates.sql and packages/split/README.md).
 -- grain: (series_id, origin)
 -- invariants: every origin has exactly one of T1/T2/T3 when a model cutoff is given (straddling origins are
---   dropped and counted in the manifest summary); lookback_start is the first input timestamp.
+--   dropped and counted in the manifest summary); every origin's entity is a member at it (origins of
+--   non-members are dropped and counted too); lookback_start is the first input timestamp.
 WITH source AS (
-  SELECT * FROM origin_candidates WHERE "window" IS DISTINCT FROM 'straddles_cutoff'
+  SELECT * EXCLUDE (member) FROM origin_candidates WHERE "window" IS DISTINCT FROM 'straddles_cutoff' AND member
 ),
 input_stats AS (
   SELECT series_key, origin, lookback_start, n_input_steps FROM input_windows

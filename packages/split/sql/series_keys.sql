@@ -5,11 +5,11 @@
 -- grain: series_id
 -- invariants: series_key = 1…n, unique, increasing with series_id.
 WITH source AS (
-  SELECT series_id, frequency, eval_target, n_revisions FROM split_series
+  SELECT series_id, frequency, eval_target, n_revisions, entity_id FROM split_series
 ),
 final AS (
   SELECT series_id, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key, frequency, eval_target,
-    n_revisions
+    n_revisions, entity_id
   FROM source
 )
 SELECT * FROM final

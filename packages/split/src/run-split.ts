@@ -391,6 +391,7 @@ async function splitInto(
     }
     for (const spec of outputsFor(s.layout, withTasks))
       outputs.push(...(await writeOutputs(duck, tmp, spec)));
+    if (verified.has('membership')) outputs.push(await writeMembership(duck, tmp));
     step(`wrote ${outputs.length} Parquet files`);
     const summary = await summarize(duck, s.layout);
     const config = {
@@ -508,6 +509,23 @@ async function loadParent(
   );
   const kept = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM split_series')).n);
   if (kept === 0) await refuseEmptyFilter(duck, seriesFile.readPath, filters, verified.label);
+  // Membership (docs/decisions/0021): the resolved spans decide which origins are served; the evidence rows
+  // of the split's entities go into the split. A universe built before membership has neither: everyone is
+  // a member.
+  const spansFile = verified.files('member_spans')[0];
+  await duck.run(
+    spansFile
+      ? `CREATE TABLE split_member_spans AS SELECT * FROM read_parquet(${quoteLiteral(spansFile.readPath)})
+         WHERE entity_id IN (SELECT entity_id FROM split_series)`
+      : 'CREATE TABLE split_member_spans (entity_id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, member BOOLEAN)',
+  );
+  const membershipFile = verified.files('membership')[0];
+  if (membershipFile) {
+    await duck.run(
+      `CREATE TABLE split_membership AS SELECT * FROM read_parquet(${quoteLiteral(membershipFile.readPath)})
+       WHERE entity_id IN (SELECT entity_id FROM split_series)`,
+    );
+  }
   const tasksFile = verified.files('tasks')[0];
   if (tasksFile) {
     await duck.run(
@@ -613,6 +631,23 @@ async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<
   return outputs;
 }
 
+/**
+ * membership.parquet: the parent's membership rows of the split's entities, the evidence for which origins
+ * were served (grain and order as in the universe).
+ */
+async function writeMembership(duck: Duck, dir: string): Promise<ManifestOutput> {
+  const file = join(dir, 'membership.parquet');
+  await duck.writeParquet(
+    'SELECT * FROM split_membership ORDER BY entity_id, universe, source, "from" NULLS FIRST, available_at NULLS FIRST',
+    file,
+  );
+  return manifestOutput(dir, {
+    path: 'membership.parquet',
+    table: 'membership',
+    ...(await describeParquet(duck, file)),
+  });
+}
+
 async function summarize(duck: Duck, format: Layout): Promise<Record<string, unknown>> {
   const n = async (sql: string) => Number((await duck.one<{ n: bigint }>(sql)).n);
   const byRows = await duck.all<Record<string, string | bigint | null>>(
@@ -627,6 +662,9 @@ async function summarize(duck: Duck, format: Layout): Promise<Record<string, unk
     origins: await n('SELECT count(*) AS n FROM origins'),
     origins_straddling_cutoff_dropped: await n(
       `SELECT count(*) AS n FROM origin_candidates WHERE "window" = 'straddles_cutoff'`,
+    ),
+    origins_not_member_dropped: await n(
+      `SELECT count(*) AS n FROM origin_candidates WHERE "window" IS DISTINCT FROM 'straddles_cutoff' AND NOT member`,
     ),
     origins_with_pending_targets: await n('SELECT count(*) AS n FROM origins WHERE target_known_at IS NULL'),
     inputs: await n(`SELECT count(*) AS n FROM ${format === 'per_origin' ? 'inputs' : 'input_rows'}`),

@@ -31,7 +31,12 @@ export async function loadSplitFixture(
   duck: Duck,
   id: string,
   given: readonly (readonly [number, number, number | null])[],
-  series: { nRevisions: number; nObs: number },
+  series: {
+    nRevisions: number;
+    nObs: number;
+    entity?: string;
+    spans?: readonly (readonly [string, number | null, number | null, boolean])[];
+  },
 ): Promise<void> {
   await duck.run(
     `CREATE TABLE split_observations AS SELECT * FROM (VALUES ${given
@@ -47,8 +52,17 @@ export async function loadSplitFixture(
   await duck.run(
     `CREATE TABLE split_series AS SELECT '${id}' AS series_id, 'Q' AS frequency, true AS eval_target,
        ${series.nRevisions}::BIGINT AS n_revisions, NULL::TIMESTAMPTZ AS first_timestamp,
-       NULL::TIMESTAMPTZ AS last_timestamp, ${series.nObs}::BIGINT AS n_obs`,
+       NULL::TIMESTAMPTZ AS last_timestamp, ${series.nObs}::BIGINT AS n_obs, ${series.entity ? `'${series.entity}'` : 'NULL::VARCHAR'} AS entity_id`,
   );
+  // The parent's resolved membership (docs/decisions/0021): [entity, from day, to day, member] (null = open).
+  await duck.run(
+    'CREATE TABLE split_member_spans (entity_id VARCHAR, "from" TIMESTAMPTZ, "to" TIMESTAMPTZ, member BOOLEAN)',
+  );
+  for (const [entity, from, to, member] of series.spans ?? []) {
+    await duck.run(
+      `INSERT INTO split_member_spans VALUES ('${entity}', ${from === null ? 'NULL' : day(from)}, ${to === null ? 'NULL' : day(to)}, ${member})`,
+    );
+  }
   await duck.run(
     `CREATE TABLE split_horizons AS SELECT 'Q' AS frequency, 2 AS horizon_steps, 2 AS lookback_steps`,
   );

@@ -122,3 +122,46 @@ describe('split models (given/expect)', () => {
     expect(Number(served[0].n)).toBe(2);
   });
 });
+
+describe('split models: membership (docs/decisions/0021)', () => {
+  it('serves an origin only while the series entity is a member at it, as known then', async () => {
+    const m = await Duck.open({ threads: 1 });
+    try {
+      // Entity X: a member from day 35 (say, an index addition announced then) until day 55 (its removal).
+      await loadSplitFixture(m, 'x', given, {
+        nRevisions: 1,
+        nObs: 0,
+        entity: 'X',
+        spans: [
+          ['X', null, 35, false],
+          ['X', 35, 55, true],
+          ['X', 55, null, false],
+        ],
+      });
+      await runSplitModels(m, base);
+      const candidates = await m.all<{ o: string; member: boolean }>(
+        `SELECT strftime(origin, '%Y-%m-%d') AS o, member FROM origin_candidates ORDER BY origin`,
+      );
+      expect(candidates.map((r) => [r.o, r.member])).toEqual([
+        [d(30), false],
+        [d(40), true],
+        [d(50), true],
+        [d(60), false],
+      ]);
+      const served = await m.all<{ o: string }>(
+        `SELECT strftime(origin, '%Y-%m-%d') AS o FROM origins ORDER BY origin`,
+      );
+      expect(served.map((r) => r.o)).toEqual([d(40), d(50)]);
+      const inputs = await m.all<{ o: string }>(
+        `SELECT DISTINCT strftime(origin, '%Y-%m-%d') AS o FROM inputs ORDER BY o`,
+      );
+      expect(inputs.map((r) => r.o)).toEqual([d(40), d(50)]);
+      const targets = await m.all<{ o: string }>(
+        `SELECT DISTINCT strftime(origin, '%Y-%m-%d') AS o FROM targets ORDER BY o`,
+      );
+      expect(targets.map((r) => r.o)).toEqual([d(40), d(50)]);
+    } finally {
+      m.close();
+    }
+  });
+});

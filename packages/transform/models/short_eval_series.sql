@@ -2,6 +2,8 @@
 -- reach eval_start but hold less than one full horizon after it (origin + prediction_length steps), so
 -- series.sql does not make them eval targets: no origin of theirs could ever be scored. The build warns
 -- with their count (e.g. vega:sp500:close: its first origin on or after 2020-01-01 has 73 of 260 target steps).
+-- A series whose entity left the universe during the evaluation is an eval target all the same (series.sql)
+-- and is not listed.
 -- grain: series_id
 -- invariants: none of these is an eval target; 1 <= n_from_eval_start <= prediction_length.
 WITH source AS (

@@ -17,6 +17,11 @@ CREATE TABLE stg_corporate_actions (
   entity_id VARCHAR, ex_date VARCHAR, kind VARCHAR, value DOUBLE, available_at_us DOUBLE, source_ref VARCHAR,
   stage_seq BIGINT
 );
+-- One version of a membership interval per row (MembershipRow), a null instant being an open end.
+CREATE TABLE stg_membership (
+  entity_id VARCHAR, universe VARCHAR, from_us DOUBLE, to_us DOUBLE, available_at_us DOUBLE, source VARCHAR,
+  source_ref VARCHAR, effective_from VARCHAR, effective_to VARCHAR, stage_seq BIGINT
+);
 CREATE TABLE registry_units (
   scope VARCHAR, category VARCHAR, detail_category VARCHAR, frequency VARCHAR, eval_target BOOLEAN, finverse BOOLEAN
 );

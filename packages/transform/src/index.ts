@@ -1,4 +1,5 @@
 export * from './load-registry-tables.ts';
+export * from './membership-warnings.ts';
 export * from './run-models.ts';
 export * from './short-eval-series-warning.ts';
 export * from './stage-sink.ts';
@@ -8,6 +9,8 @@ export * from './write-universe.ts';
 export const UNIVERSE_MODELS = [
   'observations',
   'series_stats',
+  'membership',
+  'member_spans',
   'series',
   'short_eval_series',
   'tasks',

@@ -56,7 +56,7 @@ async function stage(rows: [string, string, number | null][], series: SeriesInpu
   sink.close();
   await runModels(
     duck,
-    ['observations', 'series_stats', 'series', 'short_eval_series', 'invariant_violations'],
+    ['observations', 'series_stats', 'membership', 'series', 'short_eval_series', 'invariant_violations'],
     {
       eval_start: '2020-01-01T00:00:00Z',
     },

@@ -6,6 +6,8 @@ import {
   InputError,
   implausibleValueProblem,
   MAX_ABS_VALUE,
+  MEMBERSHIP_SOURCES,
+  type MembershipRow,
   type ObservationRow,
   type RawInput,
   SeriesInput,
@@ -34,6 +36,18 @@ const SERIES_TYPES = [
 ];
 const OBS_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER, INTEGER, DOUBLE];
 const CA_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, VARCHAR, BIGINT];
+const MEMBERSHIP_TYPES = [
+  VARCHAR,
+  VARCHAR,
+  DOUBLE,
+  DOUBLE,
+  DOUBLE,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  VARCHAR,
+  BIGINT,
+];
 
 /**
  * The build's AtomicSink: validates each row once at the edge and appends it to the DuckDB staging tables
@@ -56,6 +70,7 @@ export class StageSink implements AtomicSink {
     private readonly observations: TableAppender,
     private readonly actions: TableAppender,
     private readonly keyTable: TableAppender,
+    private readonly membership: TableAppender,
   ) {}
 
   static async create(duck: Duck): Promise<StageSink> {
@@ -64,6 +79,7 @@ export class StageSink implements AtomicSink {
       await duck.openAppender('stg_observations', OBS_TYPES),
       await duck.openAppender('stg_corporate_actions', CA_TYPES),
       await duck.openAppender('stg_keys', [VARCHAR, INTEGER, VARCHAR]),
+      await duck.openAppender('stg_membership', MEMBERSHIP_TYPES),
     );
   }
 
@@ -165,6 +181,40 @@ export class StageSink implements AtomicSink {
     ]);
   }
 
+  /**
+   * Sources build membership intervals from checked raw rows; this is the backstop for an interval that
+   * ends before it starts or an instant that is not a number, naming the entity and the source row.
+   */
+  addMembership(m: MembershipRow): void {
+    const instant = (v: number | null) => v === null || Number.isFinite(v);
+    let problem: string | null = null;
+    if (!MEMBERSHIP_SOURCES.includes(m.source)) problem = `source ${JSON.stringify(m.source)} is unknown`;
+    else if (!instant(m.from) || !instant(m.to) || !instant(m.available_at))
+      problem = 'from, to and available_at must be finite instants or null';
+    else if (m.from !== null && m.to !== null && m.to <= m.from) problem = 'to must be after from';
+    else if (m.available_at === null && m.from !== null)
+      problem = 'available_at may be null only for an interval that began before the records (from null)';
+    if (problem !== null) {
+      throw new InputError(
+        'MEMBERSHIP_INVALID',
+        `membership of ${m.entity_id} in ${m.universe} (${m.source}, ${m.source_ref}): ${problem}`,
+        { context: { entity_id: m.entity_id, universe: m.universe, source: m.source } },
+      );
+    }
+    this.membership.push([
+      m.entity_id,
+      m.universe,
+      m.from,
+      m.to,
+      m.available_at,
+      m.source,
+      m.source_ref,
+      m.effective_from,
+      m.effective_to,
+      BigInt(this.seq++),
+    ]);
+  }
+
   addInput(input: RawInput): void {
     this.inputs.push(input);
   }
@@ -179,5 +229,6 @@ export class StageSink implements AtomicSink {
     this.observations.close();
     this.actions.close();
     this.keyTable.close();
+    this.membership.close();
   }
 }

@@ -30,7 +30,8 @@ const OBSERVATION_COLUMNS =
 
 /**
  * Writes the universe's tables as Parquet under `dir` (SPEC §3): observations hive-partitioned by
- * frequency (one file per partition, so names and bytes are stable), series, corporate_actions.
+ * frequency (one file per partition, so names and bytes are stable), series, corporate_actions, membership
+ * and member_spans (docs/decisions/0021).
  */
 export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
@@ -70,6 +71,18 @@ export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTab
       table: 'corporate_actions',
       select: 'SELECT * FROM corporate_actions',
       orderBy: 'entity_id, ex_date, kind',
+    },
+    {
+      path: 'membership.parquet',
+      table: 'membership',
+      select: 'SELECT * FROM membership',
+      orderBy: 'entity_id, universe, source, "from" NULLS FIRST, available_at NULLS FIRST',
+    },
+    {
+      path: 'member_spans.parquet',
+      table: 'member_spans',
+      select: 'SELECT * FROM member_spans',
+      orderBy: 'entity_id, "from" NULLS FIRST',
     },
   ];
   for (const spec of specs) written.push(await writeTable(duck, dir, spec));
