@@ -91,7 +91,16 @@ describe('README.md', () => {
     expect([...before].filter(([p, v]) => after.get(p) !== v).length).toBeGreaterThan(0);
     expect(out('asof split --manifest out/default/manifest.json').stdout).toMatch(/^M\s+T2\s+/m);
     const board = readFileSync(join(REPO, 'out/first-score/leaderboard.md'), 'utf8');
-    expect(board).toMatch(/cpi_2\.4pct/);
+    // Markdown escapes the underscore in the leaderboard's tables.
+    expect(board).toMatch(/cpi\\?_2\.4pct/);
+    // The default universe is synthetic and survivorship-biased: its results say so, and so does the board.
+    const results = JSON.parse(readFileSync(join(REPO, 'out/first-score/results.json'), 'utf8')) as {
+      dataset_warnings: { code: string }[];
+    };
+    for (const code of ['SURVIVORSHIP', 'SYNTHETIC']) {
+      expect(results.dataset_warnings.map((w) => w.code)).toContain(code);
+      expect(board.split('## Coverage')[0]).toContain(`**${code}**`);
+    }
     expect(out('head -n 40 out/first-score/leaderboard.md').stdout.length).toBeGreaterThan(0);
     expect(existsSync(join(REPO, 'out/first-report.html'))).toBe(true);
     // Every asof command told the reader what to run next.

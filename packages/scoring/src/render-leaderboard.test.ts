@@ -190,3 +190,32 @@ describe('renderLeaderboard: per-unit verdicts, pooled diagnostics, compact base
     expect(renderLeaderboard(scored)).not.toMatch(/published code/);
   });
 });
+
+describe('the data warnings', () => {
+  const data = makeRandomWalkPanel({ seed: 9, units: 1, seriesPerUnit: 3, originsPerSeries: 8 });
+  const panel = buildEvaluationPanel(data.origins, data.targets);
+  const datasetWarnings = [
+    { code: 'EVAL_TARGET_TOO_SHORT', message: 'dropped', count: 2 },
+    { code: 'SYNTHETIC', message: 'generated data' },
+    { code: 'SURVIVORSHIP', message: 'today’s members only' },
+  ];
+  const results = scorePanel({ tasks: data.tasks, panel, models: [], datasetWarnings });
+
+  it('are carried into the results as the manifest gave them', () => {
+    expect(results.dataset_warnings).toEqual(datasetWarnings);
+  });
+
+  it('head the leaderboard, SURVIVORSHIP and SYNTHETIC before the rest', () => {
+    const md = renderLeaderboard(results);
+    const head = md.split('## Coverage')[0];
+    const at = (code: string) => head.indexOf(`**${code}**`);
+    expect(at('SURVIVORSHIP')).toBeGreaterThan(0);
+    expect(at('SURVIVORSHIP')).toBeLessThan(at('SYNTHETIC'));
+    expect(at('SYNTHETIC')).toBeLessThan(at('EVAL\\_TARGET\\_TOO\\_SHORT'));
+  });
+
+  it('leave the leaderboard without the section when the data has none', () => {
+    const bare = scorePanel({ tasks: data.tasks, panel, models: [] });
+    expect(renderLeaderboard(bare)).not.toContain('Warnings of the data');
+  });
+});

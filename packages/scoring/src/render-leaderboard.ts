@@ -328,6 +328,27 @@ function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   return `### By ${title}\n\n${table([title, 'first', 'positions'], rows)}`;
 }
 
+/** The codes that change how every result on the data is read: listed first. */
+const DATA_WARNINGS_FIRST = [
+  'SURVIVORSHIP',
+  'SYNTHETIC',
+  'RULE_BASED_AVAILABLE_AT',
+  'MEMBERSHIP_WITHOUT_SERIES',
+];
+
+/** The data's own warnings (the split's manifest, carrying its universe's), right under the title. */
+function datasetWarningsSection(warnings: ScoringResults['dataset_warnings']): string {
+  if (!warnings.length) return '';
+  const rank = (c: string) => {
+    const i = DATA_WARNINGS_FIRST.indexOf(c);
+    return i < 0 ? DATA_WARNINGS_FIRST.length : i;
+  };
+  const sorted = [...warnings].sort((a, b) => rank(a.code) - rank(b.code));
+  return `## Warnings of the data (read every result below with them)\n\n${sorted
+    .map((w) => `- **${md(w.code)}**${w.count ? ` (${w.count})` : ''}: ${md(w.message)}`)
+    .join('\n')}\n`;
+}
+
 /**
  * The Markdown leaderboard. It ends with the generated "Where the baselines win" list, computed from the
  * results (verdict counts and every headline cell a baseline leads), so it cannot flatter a model.
@@ -348,6 +369,7 @@ export function renderLeaderboard(results: ScoringResults): string {
     out.push(
       "**FinTSB cells follow FinTSB's published code, not the paper's text** (`--fintsb-compat code`): fintsb.code.* cells use (1 − c)² on the mean return, TopK-Drop keeping k − n names and buying n, MDD from NAV₁, ICIR with ddof 0, and IR as its report prints it (the IC). Compare them with the paper's tables only.\n",
     );
+  out.push(datasetWarningsSection(results.dataset_warnings));
   out.push(coverageSection(results, baselines));
   if (results.runs?.length) out.push(runsSection(results.runs));
   out.push(

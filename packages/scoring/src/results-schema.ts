@@ -305,6 +305,12 @@ export const ScoringResults = z
       .describe(
         'for models run by asof run: the run record from the forecasts file (guard checks, command, hashes)',
       ),
+    dataset_warnings: z
+      .array(z.object({ code: z.string(), message: z.string(), count: z.number().int().optional() }).strict())
+      .default([])
+      .describe(
+        "the warnings of the data scored: the split's manifest warnings, which carry its universe's (SURVIVORSHIP, SYNTHETIC, RULE_BASED_AVAILABLE_AT…): every result on that data is read with them",
+      ),
     warnings: z.array(
       z.object({ code: z.string(), message: z.string(), count: z.number().int().optional() }).strict(),
     ),

@@ -82,8 +82,10 @@ function scoreSignals(
     );
     for (const { t, j, i } of rows) realized[t][j] = frame.change[i];
     // TopK / TopK-Drop (FinTSB §5.2, fee 0.1%): hold the top 10% (m ≥ 1), replace at most ⌈m/6⌉ a
-    // rebalance (FinTSB's 5 of 30); one rebalance per origin, annualised by the origin spacing.
-    const k = Math.max(1, Math.ceil(0.1 * info.series.length));
+    // rebalance (FinTSB's 5 of 30); one rebalance per origin, annualised by the origin spacing. The 10% is
+    // of the pool present at an origin (its members then, on average over origins), not of every series the
+    // unit ever held: a point-in-time universe lists each company that was ever a member.
+    const k = topkSize(realized);
     const dropN = Math.max(1, Math.ceil(k / 6));
     const periodsPerYear = (STEPS_PER_YEAR[info.frequency] ?? 1) / spacingOf(unit);
     const benchmark = realized.map((row) => {
@@ -137,6 +139,16 @@ function scoreSignals(
       }
     }
   }
+}
+
+/**
+ * FinTSB's m: 10% (at least 1) of the mean count of assets with a realised return per origin, the pool a
+ * cross-section holds. Rows are origins, columns every asset the unit ever held (NaN where absent).
+ */
+export function topkSize(realized: readonly ArrayLike<number>[]): number {
+  let present = 0;
+  for (const row of realized) for (let j = 0; j < row.length; j++) if (Number.isFinite(row[j])) present++;
+  return Math.max(1, Math.ceil((0.1 * present) / Math.max(1, realized.length)));
 }
 
 /** FinTSB §5.2's fee, 0.1% (the commission rate c of the code conventions too). */

@@ -60,6 +60,8 @@ export interface ScorePanelInput {
   datasetId?: string | null;
   parentDatasetId?: string | null;
   forecasts?: ScoringResults['forecasts'];
+  /** The split's (and so its universe's) manifest warnings, carried into the results as they are. */
+  datasetWarnings?: ScoringResults['dataset_warnings'];
 }
 
 export const SCORER_VERSION: string = JSON.parse(
@@ -454,6 +456,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     ranks: rankBlocks(comparable, unitInfo, (model) => partial.coverage.get(model)?.fullUnits),
     same_points: partial.samePoints,
     baselines_win: baselinesWin(comparable, baselineNames),
+    dataset_warnings: [...(input.datasetWarnings ?? [])],
     warnings,
   };
 }

@@ -136,6 +136,7 @@ async function scoreVerified(
     options: { ...options, originsPolicy: options.originsPolicy ?? originsPolicyOf(manifest) },
     datasetId: manifest.dataset_id,
     parentDatasetId: manifest.parent_dataset_id,
+    datasetWarnings: manifest.warnings,
     forecasts,
   });
 }
