@@ -3,16 +3,16 @@
 // Parquet + manifest, split, baselines (asof baselines on that split), run — and prints per stage wall
 // seconds, rows/s and peak RSS, then a total line.
 // Measurements belong here, never in unit tests.
-import { rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
-import { Duck } from '@asof/duck';
+import { Duck, keyRanges, MAX_ROWS_PER_FILE, partPath } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
 import * as runner from '@asof/runner';
-import { type ManifestOutput, PipelineConfig } from '@asof/schema';
+import { FREQUENCIES, type ManifestOutput, PipelineConfig } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
 import * as split from '@asof/split';
 import { defaultRegistry } from '@asof/taxonomy';
@@ -122,6 +122,9 @@ const detail = (text: string) => {
   if (!args.json) console.log(`    ${text}`);
 };
 
+/** A bench-only model, scripts/sql/<name>.sql. */
+const benchSql = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
+
 const count = async (duck: Duck, table: string) =>
   Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`)).n);
 
@@ -151,6 +154,42 @@ await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.sli
       await loadRegistryTables(duck, registry);
       const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
       return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
+    });
+    // The floor (issue 21): on the same staged rows, the least work any builder must do — one pass that
+    // decodes, sorts on the grain and writes the observation files with the build's COPY options and parts.
+    // Its files are thrown away; every stage is printed as a ratio to it at the end.
+    await stage('floor', async () => {
+      const floorDir = join(work.work, 'floor');
+      await duck.createTable('bench_floor_series', benchSql('bench_floor_series'));
+      const select = benchSql('bench_floor_observations');
+      let n = 0;
+      let files = 0;
+      for (const f of FREQUENCIES) {
+        const ranges = await keyRanges(
+          duck,
+          `SELECT k.series_rank AS key, count(*) AS n FROM stg_observations AS o
+           JOIN bench_floor_series AS k ON k.series_key = o.series_key WHERE k.frequency = $f GROUP BY k.series_rank`,
+          { f },
+          MAX_ROWS_PER_FILE,
+        );
+        for (const [i, [lo, hi]] of ranges.entries()) {
+          const file = join(
+            floorDir,
+            ...partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length).split('/'),
+          );
+          mkdirSync(join(file, '..'), { recursive: true });
+          await duck.writeParquet(`${select} ORDER BY series_rank, "timestamp", available_at`, file, {
+            f,
+            lo,
+            hi,
+          });
+          files++;
+        }
+      }
+      n = await count(duck, 'stg_observations');
+      await duck.run('DROP TABLE bench_floor_series');
+      rmSync(floorDir, { recursive: true, force: true });
+      return { rows: n, note: `${files} observation files, discarded` };
     });
     await stage('assemble', async () => {
       await assertKnownUnits(duck, registry);
@@ -303,12 +342,14 @@ if (args['skip-split'] || args['skip-run'] || !runSplit) {
   });
 }
 
-const seconds = (performance.now() - started) / 1000;
+// The floor is a measurement, not part of the work: the total leaves it out.
+const floor = rows.find((r) => r.stage === 'floor');
+const seconds = (performance.now() - started) / 1000 - (floor?.seconds ?? 0);
 const totalCpu = process.cpuUsage(startedCpu);
 const total: StageRow = {
   stage: 'total',
   seconds,
-  cpu_seconds: (totalCpu.user + totalCpu.system) / 1e6,
+  cpu_seconds: (totalCpu.user + totalCpu.system) / 1e6 - (floor?.cpu_seconds ?? 0),
   rows: observations,
   rows_per_second: observations / seconds,
   peak_rss_mb: mb(process.resourceUsage().maxRSS),
@@ -316,10 +357,42 @@ const total: StageRow = {
   note: `observations; dataset_id ${datasetId}`,
 };
 rows.push(total);
+const ratios = floorRatios(rows, floor);
 if (args.json) {
-  console.log(JSON.stringify({ scale, dataset_id: datasetId, stages: rows }, null, 2));
+  console.log(JSON.stringify({ scale, dataset_id: datasetId, stages: rows, floor_ratios: ratios }, null, 2));
 } else {
   console.log(line(total));
+  if (floor) {
+    console.log(
+      `ratio to the floor (${floor.seconds.toFixed(1)} s wall, ${floor.cpu_seconds.toFixed(1)} s cpu):`,
+    );
+    for (const r of ratios) {
+      console.log(
+        `  ${r.stage.padEnd(22)} ${r.wall.toFixed(2).padStart(7)}× wall  ${r.cpu.toFixed(2).padStart(7)}× cpu`,
+      );
+    }
+  }
+}
+
+/**
+ * Each stage's wall and CPU seconds over the floor's; then the build (every stage from the staged rows to
+ * the written universe, what the floor stands in for) and the total.
+ */
+function floorRatios(all: StageRow[], f: StageRow | undefined) {
+  if (!f || f.seconds <= 0) return [];
+  const BUILD = ['assemble', 'taxonomy/tasks', 'patterns', 'write+manifest'];
+  const sum = (list: StageRow[], k: 'seconds' | 'cpu_seconds') => list.reduce((a, r) => a + r[k], 0);
+  const build = all.filter((r) => BUILD.includes(r.stage));
+  const of = (stage: string, wall: number, cpu: number) => ({
+    stage,
+    wall: wall / f.seconds,
+    cpu: f.cpu_seconds > 0 ? cpu / f.cpu_seconds : Number.NaN,
+  });
+  return [
+    ...all.filter((r) => r !== f && r.stage !== 'total').map((r) => of(r.stage, r.seconds, r.cpu_seconds)),
+    of('build (assemble→write)', sum(build, 'seconds'), sum(build, 'cpu_seconds')),
+    of('total', total.seconds, total.cpu_seconds),
+  ];
 }
 if (!args.keep) {
   // Each output is a link and its store (docs/decisions/0010).
