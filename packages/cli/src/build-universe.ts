@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { vendorRestatementWarnings } from '@asof/diff';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
 import { buildSegments, SEGMENTS_TABLE_SPEC } from '@asof/patterns';
-import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig } from '@asof/schema';
+import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig, RawInput } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -38,6 +39,8 @@ export interface BuildOptions {
   cacheRoot?: string;
   /** Paths the build reads besides the pipeline's sources (e.g. the pipeline file): the output may not overlap them. */
   inputs?: string[];
+  /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
+  parentDatasetId?: string | null;
 }
 
 export interface BuildResult {
@@ -143,32 +146,21 @@ async function buildInto(
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) sink.addWarning(short);
     for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);
+    for (const w of await vendorRestatementWarnings(duck, sink.inputs)) sink.addWarning(w);
     step('models built, invariants hold');
     await buildSegments(duck, { log: step });
     const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];
     step(`wrote ${written.length} Parquet files`);
     const outputs: ManifestOutput[] = [];
     for (const w of written) outputs.push(await manifestOutput(tmp, w));
-    const summary = { ...(await summarize(duck)), price_quality: report.priceQuality };
-    const git = gitState(process.cwd());
-    const manifest = finalizeManifest({
-      manifest_version: 1,
-      name: config.name,
-      kind: 'universe',
-      parent_dataset_id: null,
-      created_by: {
-        asof_version: ASOF_VERSION,
-        duckdb_version: await duck.version(),
-        git_commit: git.commit,
-        git_dirty: git.dirty,
-      },
-      config: config as unknown as Record<string, unknown>,
-      config_sha256: sha256Hex(canonicalJson(config)),
-      registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-      inputs: [...sink.inputs].sort((a, b) => (a.source + a.key < b.source + b.key ? -1 : 1)),
+    const manifest = await universeManifest(duck, {
+      config,
+      registry,
+      inputs: sink.inputs,
       outputs,
-      warnings: mergeWarnings(sink.warnings),
-      summary,
+      warnings: sink.warnings,
+      priceQuality: report.priceQuality,
+      parentDatasetId: options.parentDatasetId ?? null,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
@@ -178,7 +170,47 @@ async function buildInto(
   }
 }
 
-function mergeWarnings(warnings: BuildWarning[]): Manifest['warnings'] {
+/**
+ * The manifest of a universe whose tables are in `duck` and whose files are listed in `outputs`: shared by
+ * `asof build` and `asof update`, so an update's manifest is the build's by construction.
+ */
+export async function universeManifest(
+  duck: Duck,
+  m: {
+    config: PipelineConfig;
+    registry: Registry;
+    inputs: readonly RawInput[];
+    outputs: ManifestOutput[];
+    warnings: readonly BuildWarning[];
+    priceQuality: unknown[];
+    parentDatasetId: string | null;
+  },
+): Promise<Manifest> {
+  const summary = { ...(await summarize(duck)), price_quality: m.priceQuality };
+  const git = gitState(process.cwd());
+  return finalizeManifest({
+    manifest_version: 1,
+    name: m.config.name,
+    kind: 'universe',
+    parent_dataset_id: m.parentDatasetId,
+    created_by: {
+      asof_version: ASOF_VERSION,
+      duckdb_version: await duck.version(),
+      git_commit: git.commit,
+      git_dirty: git.dirty,
+    },
+    config: m.config as unknown as Record<string, unknown>,
+    config_sha256: sha256Hex(canonicalJson(m.config)),
+    registry: m.registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+    inputs: [...m.inputs].sort((a, b) => (a.source + a.key < b.source + b.key ? -1 : 1)),
+    outputs: m.outputs,
+    warnings: mergeWarnings(m.warnings),
+    summary,
+  });
+}
+
+/** Warnings with the same code and message become one, their counts added. */
+export function mergeWarnings(warnings: readonly BuildWarning[]): Manifest['warnings'] {
   const byKey = new Map<string, BuildWarning>();
   for (const w of warnings) {
     const key = `${w.code}\u0000${w.message}`;

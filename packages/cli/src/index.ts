@@ -3,4 +3,6 @@ export * from './build-universe.ts';
 export * from './commands.ts';
 export * from './load-pipeline.ts';
 export { runCli } from './main.ts';
+export * from './update-universe.ts';
 export * from './write-baseline-forecasts.ts';
+export * from './write-synthetic-raw-universe.ts';

@@ -14,6 +14,7 @@ import {
   VERIFY_USAGE,
   verifyCommand,
 } from './commands.ts';
+import { DIFF_USAGE, diffCommand } from './diff-command.ts';
 import { EXPORT_USAGE, exportCommand } from './export-command.ts';
 import { EXPORT_CSV_USAGE } from './export-csv-command.ts';
 import { INGEST_USAGE, ingestCommand } from './ingest-command.ts';
@@ -22,9 +23,12 @@ import { RUN_USAGE, runCommand } from './run-command.ts';
 import { SCORE_USAGE, scoreCommand } from './score-command.ts';
 import { SERIES_USAGE, seriesCommand } from './series-command.ts';
 import { SPLIT_USAGE, splitCommand } from './split-command.ts';
+import { UPDATE_USAGE, updateCommand } from './update-command.ts';
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   build: buildCommand,
+  update: updateCommand,
+  diff: diffCommand,
   ingest: ingestCommand,
   baselines: baselinesCommand,
   score: scoreCommand,
@@ -41,6 +45,8 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
 const USAGE = `asof — point-in-time-correct financial benchmark universes
 
   ${BUILD_USAGE}
+  ${UPDATE_USAGE}
+  ${DIFF_USAGE}
   ${INGEST_USAGE}
   ${SPLIT_USAGE}
   ${BASELINES_USAGE}

@@ -50,6 +50,19 @@ export interface TopRevisedRow {
   median_move: number;
   max_move: number;
 }
+export interface RestatedSeriesRow {
+  series_id: string;
+  source: string;
+  title: string | null;
+  frequency: string;
+  restated_values: number;
+  downloads: number;
+  /** Epoch milliseconds. */
+  first_period: number;
+  last_period: number;
+  median_move: number | null;
+  max_move: number | null;
+}
 export interface PatternMixRow {
   category: string;
   frequency: string;
@@ -82,6 +95,8 @@ export interface UniverseAggregates {
   vintageCounts: VintageCountRow[];
   revisionBins: RevisionBinRow[];
   topRevised: TopRevisedRow[];
+  /** Every static series a later download restated (vendor-restatements.sql), most restated first. */
+  restated: RestatedSeriesRow[];
   patternMix: PatternMixRow[];
   segmentStatistics: SegmentStatisticRow[];
   hasSegments: boolean;
@@ -140,6 +155,7 @@ export async function aggregateUniverse(
     topRevised: await runReportModel<TopRevisedRow>(duck, 'top-revised-series', {
       limit: options.topRevised ?? 15,
     }),
+    restated: await runReportModel<RestatedSeriesRow>(duck, 'vendor-restatements'),
     patternMix: await runReportModel<PatternMixRow>(duck, 'pattern-mix'),
     segmentStatistics: await runReportModel<SegmentStatisticRow>(duck, 'segment-statistics'),
     hasSegments: hasSegments.n > 0,

@@ -13,6 +13,7 @@ import {
   coverageSection,
   patternsSection,
   publicationLagSection,
+  restatementsSection,
   revisionsSection,
   vintageViewSection,
   warningsSection,
@@ -75,6 +76,7 @@ export async function buildReportDocument(
         await coverageSection(a),
         await publicationLagSection(a),
         await revisionsSection(a),
+        restatementsSection(a),
         await patternsSection(a),
         warningsSection(m, a.warnings),
       );

@@ -117,6 +117,37 @@ describe('universe aggregates', () => {
     expect(a.hasSegments).toBe(false);
   });
 
+  it('lists the static series a later download restated (vendor restatements)', async () => {
+    await universe();
+    // stq: two bars of a vendor file; a later download changed the first (50 → 40), kept the second.
+    const obs = (t: number, a: number, v: number) =>
+      duck.run(
+        "INSERT INTO in_observations VALUES ('stq', make_timestamptz($t * 1000), make_timestamptz($a * 1000), $v, 'vintage')",
+        { t, a, v },
+      );
+    await obs(Q_END[0], Q_END[0] + DAY, 50);
+    await obs(Q_END[1], Q_END[1] + DAY, 51);
+    await obs(Q_END[0], Q_END[1] + 10 * DAY, 40);
+    await duck.run(`INSERT INTO in_series VALUES ('stq', 'stooq', 'STQ', 'Individual', 'Equity', 'Close', 'BD', 'static',
+      false, false, '2020-03-31T23:59:59Z', '2020-06-30T23:59:59Z', 2, 1)`);
+    const a = await aggregateUniverse(duck);
+    // gdp has revisions too, but from vintages (point in time): not a restatement.
+    expect(a.restated).toEqual([
+      {
+        series_id: 'stq',
+        source: 'stooq',
+        title: 'STQ',
+        frequency: 'BD',
+        restated_values: 1,
+        downloads: 1,
+        first_period: Q_END[0],
+        last_period: Q_END[0],
+        median_move: 0.2,
+        max_move: 0.2,
+      },
+    ]);
+  });
+
   it('draws the vintage view: first release, latest and as-of paths, withdrawals left out', async () => {
     await universe();
     const asOf = new Date(Q_END[0] + 130 * DAY).toISOString();

@@ -140,6 +140,62 @@ export async function revisionsSection(a: UniverseAggregates): Promise<Section> 
   return { id: 'revisions', title: 'Vintages and revisions', blocks };
 }
 
+/**
+ * Values a later download of a vendor file changed without a revision date (VENDOR_RESTATED): per static
+ * series, most restated first (at most `limit` rows; the totals count them all).
+ */
+export function restatementsSection(a: UniverseAggregates, limit = 15): Section {
+  if (a.restated.length === 0) {
+    return {
+      id: 'restatements',
+      title: 'Vendor restatements',
+      blocks: [
+        {
+          kind: 'text',
+          text: 'No value was changed by a later download of a vendor file without revision dates (Stooq/Yahoo histories, fredgraph CSVs).',
+        },
+      ],
+    };
+  }
+  const values = a.restated.reduce((n, r) => n + r.restated_values, 0);
+  const pct = (v: number | null) => (v === null ? null : Math.round(v * 10000) / 100);
+  return {
+    id: 'restatements',
+    title: 'Vendor restatements',
+    blocks: [
+      {
+        kind: 'text',
+        text: `${values.toLocaleString('en-US')} values of ${a.restated.length.toLocaleString('en-US')} series were changed by a later download of a file that carries no revision dates: a silent restatement, kept as a row available from that download ('asof diff' lists them between two builds).${a.restated.length > limit ? ` The ${limit} most restated series:` : ''}`,
+      },
+      {
+        kind: 'table',
+        columns: [
+          'series',
+          'source',
+          'freq',
+          'restated values',
+          'downloads',
+          'periods',
+          'median move %',
+          'max move %',
+        ],
+        rows: a.restated
+          .slice(0, limit)
+          .map((r): Cell[] => [
+            r.series_id,
+            r.source,
+            r.frequency,
+            r.restated_values,
+            r.downloads,
+            `${isoDay(r.first_period)} … ${isoDay(r.last_period)}`,
+            pct(r.median_move),
+            pct(r.max_move),
+          ]),
+      },
+    ],
+  };
+}
+
 /** Movement-pattern mix and ADF / lag-1 ACF / forecastability distributions of the segments. */
 export async function patternsSection(a: UniverseAggregates): Promise<Section> {
   if (!a.hasSegments) {

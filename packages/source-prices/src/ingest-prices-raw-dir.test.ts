@@ -43,8 +43,10 @@ describe('ingestPricesRawDir', () => {
     expect(
       sink.warnings.some((w) => w.code === 'PRICES_FILE_SKIPPED' && w.message.startsWith('notes.csv')),
     ).toBe(true);
+    // The sidecar is an input too: it dates the file's bars (and could name its symbol, kind or splits).
     expect(sink.inputs.map((i) => [i.source, i.key, i.sha256.length])).toEqual([
       ['prices:yahoo', 'SYNB_dl-2025-01-15.json', 64],
+      ['prices:sidecar', 'SYNB_dl-2025-01-15.meta.json', 64],
       ['prices:stooq', 'abc_us_d_dl-2021-03-05.csv', 64],
     ]);
     expect(r.vendorAdjustedSeriesIds).toEqual([

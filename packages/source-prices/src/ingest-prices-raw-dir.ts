@@ -108,16 +108,24 @@ function yahooKind(instrumentType: string | null, symbol: string): PriceKind | n
   }
 }
 
-function readSidecar(dir: string, file: string): { meta: PriceDownloadMeta; file: string } | null {
+interface Sidecar {
+  meta: PriceDownloadMeta;
+  file: string;
+  sha256: string;
+  bytes: number;
+}
+
+function readSidecar(dir: string, file: string): Sidecar | null {
   const stem = file.replace(/\.(json|csv)$/i, '');
   for (const candidate of [`${file}.meta.json`, `${stem}.meta.json`]) {
     const path = join(dir, candidate);
-    let text: string;
+    let buf: Buffer;
     try {
-      text = readFileSync(path, 'utf8');
+      buf = readFileSync(path);
     } catch {
       continue;
     }
+    const text = buf.toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -135,7 +143,12 @@ function readSidecar(dir: string, file: string): { meta: PriceDownloadMeta; file
         { context: { file: candidate, path: i.path.join('.') } },
       );
     }
-    return { meta: parsed.data, file: candidate };
+    return {
+      meta: parsed.data,
+      file: candidate,
+      sha256: createHash('sha256').update(buf).digest('hex'),
+      bytes: buf.length,
+    };
   }
   return null;
 }
@@ -205,6 +218,7 @@ export function ingestPricesRawDir(
   const files: IngestedPriceFile[] = [];
   const skipped: IngestPricesResult['skipped'] = [];
   const entries: PriceEntry[] = [];
+  const listedSidecars = new Set<string>();
   const skip = (file: string, reason: string): void => {
     skipped.push({ file, reason });
     sink.addWarning({ code: 'PRICES_FILE_SKIPPED', message: `${file}: ${reason}`, count: 1 });
@@ -277,6 +291,16 @@ export function ingestPricesRawDir(
             : 'from the file name',
     );
     sink.addInput({ source: `${inputSource}:${source}`, key: file, sha256, bytes: buf.length });
+    // A sidecar changes the file's download instant, symbol, kind or splits: it is a raw input too.
+    if (sidecar !== null && !listedSidecars.has(sidecar.file)) {
+      listedSidecars.add(sidecar.file);
+      sink.addInput({
+        source: `${inputSource}:sidecar`,
+        key: sidecar.file,
+        sha256: sidecar.sha256,
+        bytes: sidecar.bytes,
+      });
+    }
 
     let downloadedAt: Micros;
     let how: DownloadTimeSource;

@@ -9,7 +9,7 @@ import {
   type ParquetDescription,
   partPath,
 } from '@asof/duck';
-import { FREQUENCIES } from '@asof/schema';
+import { FREQUENCIES, type Frequency } from '@asof/schema';
 
 /** A written table's file: where, which table, and what describeParquet read back from it. */
 export interface WrittenTable extends ParquetDescription {
@@ -32,10 +32,16 @@ const OBSERVATION_COLUMNS =
  * Writes the universe's tables as Parquet under `dir` (SPEC §3): observations hive-partitioned by
  * frequency (one file per partition, so names and bytes are stable), series, corporate_actions, membership
  * and member_spans (docs/decisions/0021).
+ * `partitions` limits the observation partitions written (asof update links the unchanged ones).
  */
-export async function writeUniverse(duck: Duck, dir: string): Promise<WrittenTable[]> {
+export async function writeUniverse(
+  duck: Duck,
+  dir: string,
+  options: { partitions?: (frequency: Frequency) => boolean } = {},
+): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
   for (const f of FREQUENCIES) {
+    if (options.partitions && !options.partitions(f)) continue;
     // Straight from observations with the frequency bound: no partition copy; series_rank sorts like
     // series_id at a fraction of the cost of comparing strings. A partition over MAX_ROWS_PER_FILE rows
     // is written as data-000.parquet, data-001.parquet… cut between series (keyRanges).

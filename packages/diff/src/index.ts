@@ -1,0 +1,3 @@
+export * from './diff-universes.ts';
+export * from './run-diff-model.ts';
+export * from './vendor-restatement-warnings.ts';

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import type { Duck, Params } from '@asof/duck';
+
+const SQL_DIR = new URL('../sql/', import.meta.url);
+
+/** The query of one diff model, `sql/<name>.sql`. */
+export function diffModelSql(name: string): string {
+  return readFileSync(new URL(`${name}.sql`, SQL_DIR), 'utf8');
+}
+
+/** Materialises `sql/<name>.sql` as the table `name`. */
+export async function createDiffTable(duck: Duck, name: string, params?: Params): Promise<void> {
+  await duck.createTable(name, diffModelSql(name), params);
+}
