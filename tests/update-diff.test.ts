@@ -546,6 +546,13 @@ describe.skipIf(!existsSync(PRICES))(
       const may3 = listed.find((c) => c.period === '2019-05-03')!;
       // Before the 2020 4:1 split and the later dividends, after them (PROVENANCE.md).
       expect([may3.old_value, may3.new_value]).toEqual([211.75, 50.7228]);
+      // The newer build's report has the Vendor restatements section with the series and its count.
+      await run('report', '--manifest', join(dir, 'b2/manifest.json'), '--out', join(dir, 'report.html'));
+      const html = readFileSync(join(dir, 'report.html'), 'utf8');
+      expect(html).toContain('Vendor restatements');
+      expect(html).toMatch(/values of 5 series were changed by a later download/);
+      expect(html).toContain('pxadj:AAPL:close');
+      expect(html).toContain(expected.toLocaleString('en-US'));
       const text = await run('diff', join(dir, 'b1'), join(dir, 'b2'), '--series', 'pxadj:AAPL:close');
       expect(text.stdout).toMatch(/restated without a vintage \d{4}-\d{2}-\d{2}: [\d.]+ \(available /);
       expect(text.stdout).toContain(`${expected} restatement(s) without a vintage`);

@@ -152,7 +152,7 @@ export function restatementsSection(a: UniverseAggregates, limit = 15): Section 
       blocks: [
         {
           kind: 'text',
-          text: 'No value was changed by a later download of a vendor file without revision dates (Stooq/Yahoo histories, fredgraph CSVs).',
+          text: 'No value of a static series was changed by a later download of a vendor file without revision dates (Stooq/Yahoo histories, fredgraph CSVs); the VENDOR_RESTATED warnings and asof diff also count those of index members.',
         },
       ],
     };
