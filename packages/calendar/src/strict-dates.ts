@@ -1,4 +1,4 @@
-import { InputError } from '@asof/schema';
+import { daysInMonth, InputError, MONTH_NAMES } from '@asof/schema';
 
 /*
  * The one strict reader of calendar dates and instants in raw files. `Date.parse` and `new Date(y, m, d)`
@@ -8,22 +8,6 @@ import { InputError } from '@asof/schema';
  * companyfacts ingest call them once per row).
  */
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 function digits(s: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) {
@@ -32,11 +16,6 @@ function digits(s: string, from: number, to: number): number {
     n = n * 10 + c;
   }
   return n;
-}
-
-function daysIn(year: number, month: number): number {
-  if (month !== 2) return DAYS_IN_MONTH[month - 1];
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 
 /** Why `value` is not a calendar date written YYYY-MM-DD, or null when it is one (2020-04-31 is not). */
@@ -51,7 +30,7 @@ export function isoDateProblem(value: unknown): string | null {
   const d = digits(value, 8, 10);
   if (Number.isNaN(y) || Number.isNaN(m) || Number.isNaN(d)) return 'expected a date as YYYY-MM-DD';
   if (m < 1 || m > 12) return `there is no month ${value.slice(5, 7)}`;
-  const max = daysIn(y, m);
+  const max = daysInMonth(y, m);
   if (d < 1 || d > max) return `${MONTH_NAMES[m - 1]} ${value.slice(0, 4)} has ${max} days`;
   return null;
 }

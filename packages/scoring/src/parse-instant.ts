@@ -1,28 +1,8 @@
-import { InputError } from '@asof/schema';
+import { daysInMonth, InputError, MONTH_NAMES } from '@asof/schema';
 
 // YYYY-MM-DD, optionally followed by T (or a space, as pandas writes) hh:mm[:ss[.fraction]] and a zone.
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
 
 /**
  * An ISO date or instant as epoch milliseconds, or the reason it is not one. Strict where Date.parse is
@@ -38,8 +18,10 @@ export function instantOf(text: string): number | { reason: string } {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12) return { reason: `has month ${mo}; months are 01…12` };
-  if (day < 1 || day > daysIn(year, month)) {
-    return { reason: `has day ${d}, but ${MONTHS[month - 1]} ${year} has ${daysIn(year, month)} days` };
+  if (day < 1 || day > daysInMonth(year, month)) {
+    return {
+      reason: `has day ${d}, but ${MONTH_NAMES[month - 1]} ${year} has ${daysInMonth(year, month)} days`,
+    };
   }
   if (hh !== undefined && z === undefined && sign === undefined) {
     return { reason: 'has a time of day but no zone; append Z (UTC) or an offset such as +01:00' };

@@ -11,7 +11,7 @@ import { mae } from './metrics/mae.ts';
 import { mse } from './metrics/mse.ts';
 import { topkBacktest } from './metrics/topk-backtest.ts';
 import { topkDropBacktest } from './metrics/topk-drop-backtest.ts';
-import type { TycheonFrame, TycheonLosses } from './tycheon-scores.ts';
+import { scoredRanges, type TycheonFrame, type TycheonLosses } from './tycheon-scores.ts';
 
 /** Steps per year by frequency (BD: FinVerse's 260 weekdays). */
 const STEPS_PER_YEAR: Record<string, number> = { BD: 260, D: 365, W: 52, M: 12, Q: 4, A: 1 };
@@ -41,13 +41,7 @@ function scoreErrors(
   frame: TycheonFrame,
   losses: Map<string, TycheonLosses>,
 ): void {
-  const { seriesUnit } = scope;
-  for (let s = 0; s < seriesUnit.length; s++) {
-    const unit = seriesUnit[s];
-    if (unit === undefined) continue;
-    const a = frame.seriesStart[s];
-    const b = frame.seriesStart[s + 1];
-    if (a === b) continue;
+  for (const { unit, a, b } of scoredRanges(scope.seriesUnit, frame)) {
     const rc = frame.change.subarray(a, b);
     for (const m of models) {
       const fc = losses.get(m.model)!.change.subarray(a, b);

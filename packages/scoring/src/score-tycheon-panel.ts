@@ -11,7 +11,13 @@ import { rmse } from './metrics/rmse.ts';
 import { spearmanCorrelation } from './metrics/spearman-correlation.ts';
 import type { PooledValue } from './results-schema.ts';
 import { stepsBetween } from './steps-between.ts';
-import { forecastVariance, intervalBounds, type TycheonFrame, type TycheonLosses } from './tycheon-scores.ts';
+import {
+  forecastVariance,
+  intervalBounds,
+  scoredRanges,
+  type TycheonFrame,
+  type TycheonLosses,
+} from './tycheon-scores.ts';
 
 /**
  * The Tycheon cells of a run, per series in horizon-end Tycheon space (log return, or scaled change for a
@@ -83,10 +89,9 @@ function scoreIcAndCosts(
     fee: config.cost_diagnostic.fee,
   };
   const carries = carriesOver(scope, frame);
+  const ranges = scoredRanges(seriesUnit, frame);
   const rows: number[] = [];
-  for (let s = 0; s < seriesUnit.length; s++)
-    if (seriesUnit[s] !== undefined)
-      for (let i = frame.seriesStart[s]; i < frame.seriesStart[s + 1]; i++) rows.push(i);
+  for (const { a, b } of ranges) for (let i = a; i < b; i++) rows.push(i);
   const stacked = Int32Array.from(rows);
   const pick = (x: ArrayLike<number>) => Float64Array.from(stacked, (i) => x[i]);
   const pooledRealized = pick(frame.realized);
@@ -98,11 +103,7 @@ function scoreIcAndCosts(
   const pooled: PooledValue[] = [];
   for (const m of models) {
     const l = losses.get(m.model)!;
-    for (let s = 0; s < seriesUnit.length; s++) {
-      const unit = seriesUnit[s];
-      const a = frame.seriesStart[s];
-      const b = frame.seriesStart[s + 1];
-      if (unit === undefined || a === b) continue;
+    for (const { unit, a, b } of ranges) {
       const f = l.forecast.subarray(a, b);
       const add = (metric: string, direction: 'lower' | 'higher', value: number) =>
         cells.add(m.model, unit, 'tycheon', 'tycheon', metric, direction, value);
@@ -143,13 +144,7 @@ function scorePointMetrics(
   frame: TycheonFrame,
   losses: Map<string, TycheonLosses>,
 ): void {
-  const { seriesUnit } = scope;
-  for (let s = 0; s < seriesUnit.length; s++) {
-    const unit = seriesUnit[s];
-    if (unit === undefined) continue;
-    const a = frame.seriesStart[s];
-    const b = frame.seriesStart[s + 1];
-    if (a === b) continue;
+  for (const { unit, a, b } of scoredRanges(scope.seriesUnit, frame)) {
     const r = frame.realized.subarray(a, b);
     for (const m of models) {
       const l = losses.get(m.model)!;
@@ -178,11 +173,7 @@ function scoreIntervals(
       const bounds = intervalBounds(panel, m, frame, nominal);
       if (!bounds) continue;
       const pct = Math.round(nominal * 100);
-      for (let s = 0; s < seriesUnit.length; s++) {
-        const unit = seriesUnit[s];
-        const a = frame.seriesStart[s];
-        const b = frame.seriesStart[s + 1];
-        if (unit === undefined || a === b) continue;
+      for (const { unit, a, b } of scoredRanges(seriesUnit, frame)) {
         const c = intervalCoverage(
           bounds.lower.subarray(a, b),
           bounds.upper.subarray(a, b),

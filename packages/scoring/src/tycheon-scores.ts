@@ -39,6 +39,28 @@ export interface TycheonFrame {
   realizedVariance: Float64Array;
 }
 
+/** A scored series' rows in a frame: its unit and the half-open row range [a, b). */
+export interface ScoredRange {
+  unit: string;
+  a: number;
+  b: number;
+}
+
+/** Every series scored in this run (a unit given) with at least one usable origin in the frame. */
+export function scoredRanges(
+  seriesUnit: readonly (string | undefined)[],
+  frame: TycheonFrame,
+): ScoredRange[] {
+  const out: ScoredRange[] = [];
+  for (let s = 0; s < seriesUnit.length; s++) {
+    const unit = seriesUnit[s];
+    const a = frame.seriesStart[s];
+    const b = frame.seriesStart[s + 1];
+    if (unit !== undefined && a < b) out.push({ unit, a, b });
+  }
+  return out;
+}
+
 /** y as a return from y0 in frame row i's space: ln(y/y0), or (y − y0)/|y_o| (y0 is y_o or, for one step of a path, the previous value). */
 export function tycheonReturn(frame: TycheonFrame, i: number, y0: number, y: number): number {
   return frame.logSpace[i] ? Math.log(y / y0) : (y - y0) / frame.scale[i];
