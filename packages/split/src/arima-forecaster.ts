@@ -1,5 +1,6 @@
 import { ArimaBaseline, type RefitOptions } from '@asof/scoring';
-import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
+import { fittedBaselineForecaster } from './fitted-baseline-forecaster.ts';
+import type { PathForecaster } from './run-path-forecaster.ts';
 
 /**
  * The ARIMA baseline through the look-ahead guard: at each origin the input window public there
@@ -9,16 +10,5 @@ import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
  * make a new one per run and give it the tasks in the split's order (per series, ascending origins).
  */
 export function arimaForecaster(options: RefitOptions = {}): PathForecaster {
-  const baseline = new ArimaBaseline(options);
-  return (task, history) => {
-    const { values, back } = originWindow(task, history);
-    return baseline.pathAt(
-      task.series_id,
-      task.origin,
-      values,
-      back,
-      task.horizon_steps,
-      task.origin_index ?? Number.NaN,
-    );
-  };
+  return fittedBaselineForecaster(new ArimaBaseline(options));
 }

@@ -1,5 +1,6 @@
 import { GarchBaseline, type GarchBaselineOptions } from '@asof/scoring';
-import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
+import { fittedBaselineForecaster } from './fitted-baseline-forecaster.ts';
+import type { PathForecaster } from './run-path-forecaster.ts';
 
 /**
  * The GARCH(1,1) baseline through the look-ahead guard: the origin's input window (originWindow) goes to
@@ -9,16 +10,5 @@ import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
  * forecaster per run, tasks in the split's order.
  */
 export function garchForecaster(options: GarchBaselineOptions = {}): PathForecaster {
-  const baseline = new GarchBaseline(options);
-  return (task, history) => {
-    const { values, back } = originWindow(task, history);
-    return baseline.pathAt(
-      task.series_id,
-      task.origin,
-      values,
-      back,
-      task.horizon_steps,
-      task.origin_index ?? Number.NaN,
-    );
-  };
+  return fittedBaselineForecaster(new GarchBaseline(options));
 }

@@ -1,0 +1,34 @@
+import type { BaselinePath } from '@asof/scoring';
+import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
+
+/** A fitted scorer baseline (ArimaBaseline, GarchBaseline): one path per origin, its refit cache inside. */
+export interface FittedBaseline {
+  pathAt(
+    seriesKey: string,
+    origin: number,
+    tail: ArrayLike<number>,
+    back: ArrayLike<number> | null,
+    horizon: number,
+    originStep?: number,
+  ): BaselinePath | null;
+}
+
+/**
+ * A fitted baseline behind the look-ahead guard: each origin's input window public there (originWindow: the
+ * scorer's history_tail and history_tail_back) and its grid step (origin_index, for the refit spacing) go
+ * to the baseline. It holds the refit cache of a run: tasks in the split's order (per series, ascending
+ * origins), a new one per run.
+ */
+export function fittedBaselineForecaster(baseline: FittedBaseline): PathForecaster {
+  return (task, history) => {
+    const { values, back } = originWindow(task, history);
+    return baseline.pathAt(
+      task.series_id,
+      task.origin,
+      values,
+      back,
+      task.horizon_steps,
+      task.origin_index ?? Number.NaN,
+    );
+  };
+}
