@@ -22,16 +22,19 @@ ranked_series AS (
   WHERE k.kind = 'series'
 ),
 changes AS (
-  -- One window per (series, timestamp) in availability order: a row whose value equals the previous
-  -- row's is either an exact duplicate emission or an unchanged re-publication; both are dropped.
+  -- Each (series, timestamp) in availability order: a row whose value equals the previous row's is either
+  -- an exact duplicate emission or an unchanged re-publication; both are dropped. The window is one per
+  -- series, ordered by timestamp first, and the previous row counts only when it has the same timestamp:
+  -- the same rows as a window per (series, timestamp), ~15% faster (most keys hold one row, and DuckDB
+  -- pays per partition; issue 21's bench).
   SELECT
     *,
-    lag(value) OVER w AS previous_value,
-    lag(available_at_us) OVER w AS previous_available_at_us,
-    -- stage_seq is never null, so this tells "no earlier row" from "the earlier row is a withdrawal".
-    lag(stage_seq) OVER w IS NOT NULL AS has_previous
+    CASE WHEN lag(ts_us) OVER w = ts_us THEN lag(value) OVER w END AS previous_value,
+    CASE WHEN lag(ts_us) OVER w = ts_us THEN lag(available_at_us) OVER w END AS previous_available_at_us,
+    -- "no earlier row" apart from "the earlier row is a withdrawal" (value null).
+    coalesce(lag(ts_us) OVER w = ts_us, false) AS has_previous
   FROM source
-  WINDOW w AS (PARTITION BY series_key, ts_us ORDER BY available_at_us, stage_seq)
+  WINDOW w AS (PARTITION BY series_key ORDER BY ts_us, available_at_us, stage_seq)
 ),
 kept AS (
   SELECT * FROM changes
