@@ -53,6 +53,10 @@ const universeReaders = (): string[][] => [
     '--length',
     '60',
   ],
+  ['export', 'csv', '--manifest', 'u/manifest.json', '--out', 'c'],
+  ['report', '--manifest', 'u/manifest.json', '--out', 'r.html'],
+  ['diff', 'u/manifest.json', 'u/manifest.json'],
+  ['update', '--manifest', 'u/manifest.json', pipeline, '--out', 'u2'],
 ];
 const splitReaders = (): string[][] => [
   ['baselines', '--manifest', 's/manifest.json', '--out', 'b2.parquet'],
