@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AtomicSink, InputError, type Manifest } from '@asof/schema';
-import { type EdgarIngestSummary, type EdgarRawFile, ingestEdgarRawFiles } from '@asof/source-edgar';
+import type { AtomicSink, Manifest } from '@asof/schema';
+import {
+  type EdgarIngestSummary,
+  type EdgarRawFile,
+  edgarRawFile,
+  ingestEdgarRawFiles,
+} from '@asof/source-edgar';
 import type { RawFile } from './update-plan.ts';
 
 /**
@@ -117,22 +121,8 @@ export function ingestEdgarCompanies(
     ...(plan.tickers === null ? [] : [plan.tickers]),
     ...plan.reread.flatMap((c) => plan.files.get(c) ?? []),
   ];
-  const files: EdgarRawFile[] = names.sort().map((name) => {
-    const buf = readFileSync(join(dir, name));
-    let json: unknown;
-    try {
-      json = JSON.parse(buf.toString('utf8'));
-    } catch (cause) {
-      throw new InputError(
-        'EDGAR_BAD_JSON',
-        `${name} in ${dir} is not valid JSON; re-download it or remove it`,
-        {
-          context: { file: name, dir },
-          cause,
-        },
-      );
-    }
-    return { name, json, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length };
-  });
+  const files: EdgarRawFile[] = names
+    .sort()
+    .map((name) => edgarRawFile(dir, name, readFileSync(join(dir, name))));
   return ingestEdgarRawFiles(files, sink, { where: dir });
 }

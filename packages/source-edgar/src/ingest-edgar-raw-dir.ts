@@ -86,24 +86,26 @@ export async function ingestEdgarRawDir(
     );
   }
   const files: EdgarRawFile[] = [];
-  for (const name of names) {
-    const buf = await readFile(join(dir, name));
-    let json: unknown;
-    try {
-      json = JSON.parse(buf.toString('utf8'));
-    } catch (cause) {
-      throw new InputError(
-        'EDGAR_BAD_JSON',
-        `${name} in ${dir} is not valid JSON; re-download it or remove it`,
-        {
-          context: { file: name, dir },
-          cause,
-        },
-      );
-    }
-    files.push({ name, json, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length });
-  }
+  for (const name of names) files.push(edgarRawFile(dir, name, await readFile(join(dir, name))));
   return ingestEdgarRawFiles(files, sink, { ...options, where: dir });
+}
+
+/** One raw file of an EDGAR folder: its JSON, sha256 and size, or EDGAR_BAD_JSON naming it. */
+export function edgarRawFile(dir: string, name: string, buf: Buffer): EdgarRawFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(buf.toString('utf8'));
+  } catch (cause) {
+    throw new InputError(
+      'EDGAR_BAD_JSON',
+      `${name} in ${dir} is not valid JSON; re-download it or remove it`,
+      {
+        context: { file: name, dir },
+        cause,
+      },
+    );
+  }
+  return { name, json, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length };
 }
 
 /**
