@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
 import { DOUBLE, Duck, INTEGER, quoteIdent, quoteLiteral, VARCHAR } from '@asof/duck';
-import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { InputError, type Manifest } from '@asof/schema';
 import {
@@ -144,13 +144,7 @@ async function computeBaselines(
   options: BaselineForecastsOptions,
 ): Promise<BaselineForecastsResult> {
   const manifest = verified.manifest;
-  if (manifest.kind !== 'split') {
-    throw new InputError(
-      'BASELINES_NOT_A_SPLIT',
-      `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and pass its manifest`,
-      { context: { file: manifestPath, value: manifest.kind } },
-    );
-  }
+  assertSplitManifest(manifest, manifestPath, 'BASELINES_NOT_A_SPLIT', 'pass');
   const originFiles = outputsOf(manifest, ['origins']);
   const historyFiles = outputsOf(manifest, ['train_observations', 'inputs', 'input_rows']);
   if (originFiles.length === 0 || historyFiles.length === 0) {

@@ -1,3 +1,4 @@
+export * from './assert-split-manifest.ts';
 export * from './build-manifest.ts';
 export * from './canonical-json.ts';
 export * from './hash-file.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isoToMicros, type Micros, microsToIso } from '@asof/calendar';
 import { type Duck, quoteLiteral } from '@asof/duck';
-import type { VerifiedManifest } from '@asof/manifest';
+import { assertSplitManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError } from '@asof/schema';
 import { parseEmbargo, parseInstantArg, subtractEmbargo } from '@asof/split';
 
@@ -71,13 +71,7 @@ export async function openRunSplit(
   manifestPath: string,
 ): Promise<RunSplit> {
   const manifest = verified.manifest;
-  if (manifest.kind !== 'split') {
-    throw new InputError(
-      'RUN_NOT_A_SPLIT',
-      `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and pass its manifest`,
-      { context: { file: manifestPath, value: manifest.kind } },
-    );
-  }
+  assertSplitManifest(manifest, manifestPath, 'RUN_NOT_A_SPLIT', 'pass');
   const files = (table: string) =>
     `read_parquet([${verified.readPaths(table).map(quoteLiteral).join(', ')}])`;
   const compact = verified.has('input_rows');

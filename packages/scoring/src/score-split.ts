@@ -1,4 +1,4 @@
-import { hashFile, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { assertSplitManifest, hashFile, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { alignForecasts, type ModelForecasts } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
@@ -53,13 +53,7 @@ export async function scoreSplit(
     log(
       `verified ${manifest.outputs.length} file(s) of ${manifestPath} (dataset_id ${manifest.dataset_id.slice(0, 12)})`,
     );
-    if (manifest.kind !== 'split' && !options.anyKind) {
-      throw new InputError(
-        'SCORE_NOT_A_SPLIT',
-        `${manifestPath}: manifest kind is '${manifest.kind}', expected 'split'; make one with 'asof split' and score its manifest`,
-        { context: { file: manifestPath, value: manifest.kind } },
-      );
-    }
+    if (!options.anyKind) assertSplitManifest(manifest, manifestPath, 'SCORE_NOT_A_SPLIT', 'score');
     if (forecastPaths.length === 0) {
       throw new InputError(
         'SCORE_NO_FORECASTS',
