@@ -1,17 +1,22 @@
--- baseline_forecasts: the forecasts file (schemas/forecast.schema.json), from the work tables the blocks
--- filled: forecasts (model_no, origin_no, step, value: numbers only, cheap to append and to store) with
--- the model name from forecast_models and the series_id and origin text (ISO with microseconds, written by
--- microsToIso: fixed width, so the text order is the time order) from forecast_origins, and ARIMA's and
--- GARCH's quantile columns q0.05…q0.95 from forecast_quantiles (NULL for the point baselines).
+-- baseline_forecasts: one part of the forecasts file (schemas/forecast.schema.json): the rows $lo ≤ seq < $hi
+-- of forecast_chunk (ForecastParts: model_no, model_rank, origin_no, step, value and ARIMA's and GARCH's
+-- quantile columns q0.05…q0.95, NULL for the point baselines — numbers only, cheap to append), with the
+-- model name from forecast_models and the series_id and origin text (ISO with microseconds, written by
+-- microsToIso: fixed width, so the text order is the time order) from forecast_origins.
 -- grain: (model, series_id, origin, step)
+-- invariants: model_rank is the model's place in name order and origin_no runs in (series_id, origin)
+-- order (baseline_series, baseline_origins), so ORDER BY (model_rank, origin_no, step) is the grain's
+-- order, compared on integers; seq runs in that order too, so consecutive parts join into the file.
 WITH source AS (
-  SELECT model_no, origin_no, step, "value" FROM forecasts
+  SELECT * EXCLUDE (seq) FROM forecast_chunk WHERE seq >= $lo AND seq < $hi
 ),
-final AS (
-  SELECT m.model, o.series_id, o.origin, f.step, f."value", q.* EXCLUDE (model_no, origin_no, step)
+renamed AS (
+  SELECT m.model, o.series_id, o.origin, f.* EXCLUDE (model_no)
   FROM source AS f
   JOIN forecast_models AS m USING (model_no)
   JOIN forecast_origins AS o USING (origin_no)
-  LEFT JOIN forecast_quantiles AS q USING (model_no, origin_no, step)
+),
+final AS (
+  SELECT * FROM renamed
 )
-SELECT * FROM final ORDER BY model, series_id, origin, step
+SELECT * EXCLUDE (model_rank, origin_no) FROM final ORDER BY model_rank, origin_no, step

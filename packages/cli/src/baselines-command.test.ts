@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addIsoDays, isoWeekday } from '@asof/calendar';
+import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { isAsofParquetFile } from '@asof/output';
 import {
@@ -94,6 +96,8 @@ beforeAll(async () => {
     await runSplit({ manifestPath: join(root, 'u', 'manifest.json'), outDir: join(root, 's'), embargo: '30' })
   ).manifestPath;
 }, 120_000);
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 const tasksOf = (frequency: Map<string, string>): TaskRow[] =>
   [...frequency].map(([series_id, f]) =>
@@ -195,6 +199,37 @@ describe('asof baselines', () => {
       }),
     ).rejects.toThrow(/--refit-every 0: expected a whole number ≥ 1/);
   }, 60_000);
+
+  it('writes rows in grain order, the same bytes under a tight --memory-limit and in blocks of one series', async () => {
+    const io = { out: () => {}, err: () => {}, cwd };
+    const wide = join(root, 'order-default.parquet');
+    expect(await baselinesCommand(['--manifest', split, '--out', wide], io)).toBe(0);
+    const tight = join(root, 'order-tight.parquet');
+    await writeBaselineForecasts(split, tight, {}, { memoryLimit: '96MB', blockRows: 1 });
+    expect(sha256(tight)).toBe(sha256(wide));
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      // The file's row order (a one-thread scan keeps it) is the sort on the text grain.
+      const [order] = await duck.all<{ rows: bigint; out_of_order: bigint; models: bigint }>(
+        `SELECT count(*) AS rows, count(*) FILTER (WHERE rn <> srn) AS out_of_order, count(DISTINCT model) AS models
+         FROM (SELECT model, row_number() OVER () AS rn,
+                      row_number() OVER (ORDER BY model, series_id, origin, step) AS srn
+               FROM read_parquet(${quoteLiteral(wide)}))`,
+      );
+      expect(Number(order.rows)).toBeGreaterThan(1000);
+      expect(Number(order.models)).toBe(5);
+      expect(Number(order.out_of_order)).toBe(0);
+    } finally {
+      duck.close();
+    }
+    await expect(
+      baselinesCommand(['--manifest', split, '--out', tight, '--memory-limit', 'lots'], io),
+    ).rejects.toThrow(/--memory-limit lots: expected a size such as 4GB/);
+    expect(await baselinesCommand(['--manifest', split, '--out', tight, '--memory-limit', '10%'], io)).toBe(
+      0,
+    );
+    expect(sha256(tight)).toBe(sha256(wide));
+  }, 120_000);
 
   it('aborts on a forecaster that reads past its origin, writing nothing', async () => {
     const out = join(root, 'cheat.parquet');

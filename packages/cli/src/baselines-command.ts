@@ -7,7 +7,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
 export const BASELINES_USAGE =
-  'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--json]';
+  'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--memory-limit SIZE] [--json]';
 
 const HELP = `${BASELINES_USAGE}
 
@@ -33,6 +33,10 @@ ARIMA and GARCH re-estimate their parameters every K origins of a series (--refi
 re-run the filter on each origin's window in between.
 These are the scorer's own baselines: 'asof score' checks a file using these names against them (give it
 the same --refit-every).
+The work goes by blocks of series, staged in a DuckDB database beside the output; --memory-limit (DuckDB's
+memory_limit, e.g. 4GB or 25%, default 2GB) bounds its work tables and the file's final sort, which spill to
+disk beyond it. The JavaScript side holds one block at a time (about 1–2 GB on the default universe's
+all-origins split), so the process peaks at roughly the limit plus that.
 `;
 
 /** `asof baselines`: the baseline forecasts of a split, through historyAt, as a Parquet forecasts file. */
@@ -43,6 +47,7 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       manifest: { type: 'string' },
       out: { type: 'string' },
       'refit-every': { type: 'string' },
+      'memory-limit': { type: 'string' },
       json: { type: 'boolean' },
     },
     BASELINES_USAGE,
@@ -70,12 +75,19 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)\n  usage: ${BASELINES_USAGE}`,
     );
   }
+  const memoryLimit = values['memory-limit'] as string | undefined;
+  if (memoryLimit !== undefined && !/^\d+(\.\d+)?(KB|MB|GB|TB|KiB|MiB|GiB|TiB|%)$/i.test(memoryLimit)) {
+    throw new InputError(
+      'USAGE',
+      `--memory-limit ${memoryLimit}: expected a size such as 4GB, 512MB or 25% (of this machine's memory)\n  usage: ${BASELINES_USAGE}`,
+    );
+  }
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
   const r = await writeBaselineForecasts(
     resolve(io.cwd, values.manifest),
     resolve(io.cwd, values.out),
     {},
-    { log: (line) => io.err(`asof baselines: ${line}\n`), refitEvery },
+    { log: (line) => io.err(`asof baselines: ${line}\n`), refitEvery, memoryLimit },
   );
   if (values.json) {
     io.out(

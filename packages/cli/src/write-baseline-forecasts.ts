@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { DOUBLE, Duck, INTEGER, quoteIdent, quoteLiteral, VARCHAR } from '@asof/duck';
+import { Duck, INTEGER, quoteLiteral, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { InputError, type Manifest } from '@asof/schema';
@@ -30,6 +30,7 @@ import {
   runPathForecaster,
   seasonalNaiveForecaster,
 } from '@asof/split';
+import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
 
 /** The forecaster of each baseline: point forecasters, and path forecasters with quantiles for ARIMA and GARCH. */
 type BaselineForecasters = Record<PointBaselineModel, Forecaster> &
@@ -154,8 +155,8 @@ async function computeBaselines(
       { context: { file: manifestPath } },
     );
   }
-  // A database file in the work folder (removed with it): the staged history and the forecasts live on
-  // disk, compressed, and the final sort spills beside it, whatever the size of the split.
+  // A database file in the work folder (removed with it): the staged history lives on disk, compressed,
+  // whatever the size of the split; the forecasts go out as sorted parts (ForecastParts).
   const duck = await Duck.open({
     threads: 2,
     memoryLimit: options.memoryLimit ?? '2GB',
@@ -171,7 +172,7 @@ async function computeBaselines(
        ORDER BY s.series_no`,
     );
     const frequency = new Map(series.map((s) => [s.series_id, s.frequency]));
-    // One ARIMA and one GARCH forecaster for the whole run: their refit schedules count each series'
+    // One forecaster per model for the whole run: ARIMA's and GARCH's refit schedules count each series'
     // origins, which the blocks give in ascending order (a series is never split between blocks).
     const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
     const forecasters: BaselineForecasters = {
@@ -182,46 +183,60 @@ async function computeBaselines(
       garch: garchForecaster({ refitEvery }),
       ...override,
     };
-    // The blocks append numbers only (text is costly to append and to store at this size); the file gets
-    // its text columns back by origin_no and model_no (baseline_forecasts.sql).
-    await duck.run(
-      'CREATE TABLE forecasts (model_no INTEGER, origin_no INTEGER, step INTEGER, value DOUBLE)',
-    );
-    // ARIMA's and GARCH's quantiles; the point baselines have none (their columns are empty in the file).
-    await duck.run(
-      `CREATE TABLE forecast_quantiles (model_no INTEGER, origin_no INTEGER, step INTEGER, ${BASELINE_QUANTILE_LEVELS.map(
-        (l) => `${quoteIdent(quantileColumnName(l))} DOUBLE`,
-      ).join(', ')})`,
-    );
     await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin VARCHAR)');
-    await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR)');
+    // model_rank: the model's place in name order, which is the file's order of models.
+    await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR, model_rank INTEGER)');
+    const byName = [...BASELINE_MODELS].sort();
     await duck.appendColumns(
       'forecast_models',
-      [INTEGER, VARCHAR],
-      [BASELINE_MODELS.map((_, i) => i), [...BASELINE_MODELS]],
+      [INTEGER, VARCHAR, INTEGER],
+      [BASELINE_MODELS.map((_, i) => i), [...BASELINE_MODELS], BASELINE_MODELS.map((m) => byName.indexOf(m))],
     );
+    const parts = await ForecastParts.open(duck, join(work, 'parts'), readSql('baseline_forecasts'));
     const blocks = planBlocks(series, options.blockRows ?? DEFAULT_BLOCK_ROWS);
     const totalOrigins = series.reduce((s, r) => s + Number(r.n_origins), 0);
     const progress = progressLog(options, series.length, totalOrigins, blocks.length);
-    const totals = { rows: 0, origins: 0, series: 0, guard: { requests: 0, rows: 0 } as GuardCounts };
-    let seriesDone = 0;
-    for (let b = 0; b < blocks.length; b++) {
-      const done = await forecastBlock(duck, blocks[b], forecasters, manifestPath);
-      totals.rows += done.rows;
-      totals.origins += done.origins;
-      totals.series += done.series;
-      totals.guard.requests += done.guard.requests;
-      totals.guard.rows += done.guard.rows;
-      seriesDone += blocks[b].series;
-      progress.block(seriesDone, totals.rows);
-      // Once, half-way through the blocks (the kill and SIGINT tests stop a run here).
-      if (2 * (b + 1) >= blocks.length && 2 * b < blocks.length) await faultPoint('run:midway');
+    const totals = { origins: 0, series: 0, guard: { requests: 0, rows: 0 } as GuardCounts };
+    // Model by model in name order, each over every block in series order: the forecasts arrive in the
+    // file's own order (model, series_id, origin, step), so they go out as parts without a sort of the
+    // whole file. The blocks stay loaded from one model to the next while all their history fits in
+    // twice a block's budget (a small split: loading is most of a point baseline's time); otherwise each
+    // model loads each block again (a few seconds per million rows, small beside ARIMA's fits).
+    const blockRows = options.blockRows ?? DEFAULT_BLOCK_ROWS;
+    const kept =
+      series.reduce((s, r) => s + Number(r.n_rows), 0) <= 2 * blockRows
+        ? new Map<Block, LoadedBlock>()
+        : null;
+    const passes = byName.length * blocks.length;
+    let pass = 0;
+    for (const [rank, name] of byName.entries()) {
+      const m = BASELINE_MODELS.indexOf(name);
+      let seriesDone = 0;
+      for (const block of blocks) {
+        const loaded = kept?.get(block) ?? (await loadBlock(duck, block));
+        kept?.set(block, loaded);
+        if (rank === 0) {
+          await appendOrigins(duck, loaded.origins);
+          totals.origins += loaded.tasks.length;
+          totals.series += new Set(loaded.tasks.map((t) => t.series_id)).size;
+        }
+        const before = { ...loaded.store.guard };
+        const out = forecastModel(loaded, name, forecasters, manifestPath);
+        await parts.append(m, rank, out);
+        totals.guard.requests += loaded.store.guard.requests - before.requests;
+        totals.guard.rows += loaded.store.guard.rows - before.rows;
+        seriesDone += block.series;
+        progress.block(name, seriesDone, parts.rows);
+        // Once, half-way through the passes (the kill and SIGINT tests stop a run here).
+        if (2 * ++pass >= passes && 2 * (pass - 1) < passes) await faultPoint('run:midway');
+      }
     }
-    if (blocks.length === 0) await faultPoint('run:midway');
-    progress.writing(totals.rows);
+    if (passes === 0) await faultPoint('run:midway');
+    const files = await parts.finish();
+    progress.writing(parts.rows, files.length);
     // The asof entry marks the file as asof's, so a later run may replace it (and only it). It names no
     // split: the same forecasts from either split layout are the same bytes.
-    await duck.writeParquet(readSql('baseline_forecasts'), outFile, undefined, {
+    await duck.concatParquet(files, outFile, {
       kvMetadata: {
         [ASOF_PARQUET_KEY]: JSON.stringify({
           kind: 'forecasts',
@@ -229,11 +244,11 @@ async function computeBaselines(
         }),
       },
     });
-    progress.finished(totals.rows);
+    progress.finished(parts.rows);
     return {
       manifest,
       path: outFile,
-      rows: totals.rows,
+      rows: parts.rows,
       origins: totals.origins,
       series: totals.series,
       guard: totals.guard,
@@ -321,16 +336,15 @@ function planBlocks(series: readonly SeriesRow[], limit: number): Block[] {
   return blocks;
 }
 
-/**
- * One block: its history in a HistoryStore of its own, every baseline run over its origins through the
- * look-ahead guard, and the forecasts appended to the work table. Every origin must get its full path.
- */
-async function forecastBlock(
-  duck: Duck,
-  block: Block,
-  forecasters: BaselineForecasters,
-  manifestPath: string,
-): Promise<{ rows: number; origins: number; series: number; guard: GuardCounts }> {
+/** A block's origins, its history in a HistoryStore of its own, and the forecast tasks of its served origins. */
+interface LoadedBlock {
+  origins: OriginRow[];
+  served: OriginRow[];
+  tasks: ForecastTask[];
+  store: HistoryStore;
+}
+
+async function loadBlock(duck: Duck, block: Block): Promise<LoadedBlock> {
   const range = { first: block.first, last: block.last };
   const origins = await duck.all<OriginRow>(
     `SELECT origin_no, series_id, origin, origin_index, horizon_steps, lookback_steps FROM baseline_origins
@@ -358,7 +372,11 @@ async function forecastBlock(
     origin_index: Number(o.origin_index),
     ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
   }));
-  // origin as microsToIso writes it: ISO with microseconds, fixed width.
+  return { origins, served, tasks, store };
+}
+
+/** origin as microsToIso writes it: ISO with microseconds, fixed width. */
+async function appendOrigins(duck: Duck, origins: readonly OriginRow[]): Promise<void> {
   await duck.appendColumns(
     'forecast_origins',
     [INTEGER, VARCHAR, VARCHAR],
@@ -368,58 +386,54 @@ async function forecastBlock(
       origins.map((o) => microsToIso(Number(o.origin))),
     ],
   );
-  let rows = 0;
-  for (let m = 0; m < BASELINE_MODELS.length; m++) {
-    const name = BASELINE_MODELS[m];
-    const out =
-      name === 'arima' || name === 'garch'
-        ? runPathForecaster(store, tasks, withPointMass(forecasters[name]))
-        : runForecaster(store, tasks, forecasters[name]);
-    // Each forecaster emits each task's path in task order: count each origin's steps walking both lists.
-    let p = 0;
-    let t = 0;
-    const originNo: number[] = new Array(out.length);
-    for (const o of origins) {
-      let n = 0;
-      if (t < tasks.length && served[t] === o) {
-        const task = tasks[t];
-        while (p < out.length && out[p].series_id === task.series_id && out[p].origin === task.origin) {
-          originNo[p++] = o.origin_no;
-          n++;
-        }
-        t++;
+}
+
+/**
+ * One baseline over a block's origins, through the look-ahead guard; every origin must get its full path.
+ * The rows in task order (origin_no, then step), with NULL quantiles for a point baseline.
+ */
+function forecastModel(
+  block: LoadedBlock,
+  name: (typeof BASELINE_MODELS)[number],
+  forecasters: BaselineForecasters,
+  manifestPath: string,
+): ForecastColumns {
+  const { origins, served, tasks, store } = block;
+  const out =
+    name === 'arima' || name === 'garch'
+      ? runPathForecaster(store, tasks, withPointMass(forecasters[name]))
+      : runForecaster(store, tasks, forecasters[name]);
+  // Each forecaster emits each task's path in task order: count each origin's steps walking both lists.
+  let p = 0;
+  let t = 0;
+  const originNo: number[] = new Array(out.length);
+  for (const o of origins) {
+    let n = 0;
+    if (t < tasks.length && served[t] === o) {
+      const task = tasks[t];
+      while (p < out.length && out[p].series_id === task.series_id && out[p].origin === task.origin) {
+        originNo[p++] = o.origin_no;
+        n++;
       }
-      if (n !== o.horizon_steps) {
-        throw new InputError(
-          'BASELINES_NO_HISTORY',
-          `${manifestPath}: origin ${microsToIso(Number(o.origin))} of ${o.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
-          { context: { series_id: o.series_id, value: microsToIso(Number(o.origin)) } },
-        );
-      }
+      t++;
     }
-    const model = new Array<number>(out.length).fill(m);
-    const step = out.map((r) => r.step);
-    await duck.appendColumns(
-      'forecasts',
-      [INTEGER, INTEGER, INTEGER, DOUBLE],
-      [model, originNo, step, out.map((r) => r.value)],
-    );
-    if (name === 'arima' || name === 'garch') {
-      const names = BASELINE_QUANTILE_LEVELS.map(quantileColumnName);
-      const rowsQ = out as ReturnType<typeof runPathForecaster>;
-      await duck.appendColumns(
-        'forecast_quantiles',
-        [INTEGER, INTEGER, INTEGER, ...names.map(() => DOUBLE)],
-        [model, originNo, step, ...names.map((q) => rowsQ.map((r) => r.quantiles[q]))],
+    if (n !== o.horizon_steps) {
+      throw new InputError(
+        'BASELINES_NO_HISTORY',
+        `${manifestPath}: origin ${microsToIso(Number(o.origin))} of ${o.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
+        { context: { series_id: o.series_id, value: microsToIso(Number(o.origin)) } },
       );
     }
-    rows += out.length;
   }
+  const names = BASELINE_QUANTILE_LEVELS.map(quantileColumnName);
   return {
-    rows,
-    origins: tasks.length,
-    series: new Set(tasks.map((t) => t.series_id)).size,
-    guard: { ...store.guard },
+    originNo,
+    step: out.map((r) => r.step),
+    value: out.map((r) => r.value),
+    quantiles:
+      name === 'arima' || name === 'garch'
+        ? names.map((q) => (out as ReturnType<typeof runPathForecaster>).map((r) => r.quantiles[q]))
+        : names.map(() => new Array<null>(out.length).fill(null)),
   };
 }
 
@@ -447,14 +461,16 @@ function progressLog(options: BaselineForecastsOptions, series: number, origins:
   const fmt = (n: number) => n.toLocaleString('en-US');
   log(`${at()} ${fmt(series)} series, ${fmt(origins)} origins, in ${fmt(blocks)} block(s) of series`);
   return {
-    block(done: number, rows: number) {
+    block(model: string, done: number, rows: number) {
       const now = performance.now();
       if (now - last < every && done < series) return;
       last = now;
-      log(`${at()} ${fmt(done)}/${fmt(series)} series, ${fmt(rows)} forecast rows`);
+      log(`${at()} ${model}: ${fmt(done)}/${fmt(series)} series; ${fmt(rows)} forecast rows in all`);
     },
-    writing(rows: number) {
-      log(`${at()} writing ${fmt(rows)} forecast rows to Parquet (sorted by model, series_id, origin, step)`);
+    writing(rows: number, parts: number) {
+      log(
+        `${at()} joining ${fmt(parts)} sorted part(s), ${fmt(rows)} forecast rows, into one Parquet file (model, series_id, origin, step)`,
+      );
     },
     finished(rows: number) {
       log(`${at()} wrote ${fmt(rows)} forecast rows`);

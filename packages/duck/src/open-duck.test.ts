@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Duck } from './open-duck.ts';
-import { quoteIdent } from './quote-ident.ts';
+import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
+import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { streamArrow } from './stream-arrow.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
@@ -47,6 +48,65 @@ describe('Duck', () => {
 
   it('refuses an unordered Parquet write', async () => {
     await expect(duck.writeParquet('SELECT * FROM t', join(dir, 'c.parquet'))).rejects.toThrow(/ORDER BY/);
+  });
+
+  it('joins sorted parts into the bytes of one sorted COPY when the cuts fall on row groups', async () => {
+    const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
+    const g = PARQUET_ROW_GROUP_ROWS;
+    const n = 7 * g + 1234;
+    // Doubles that do not compress away, and NULLs (a validity mask) in one column.
+    await duck.run(
+      `CREATE TABLE parts_src AS SELECT i, hash(i) / 3.7 AS v, CASE WHEN i % 3 = 0 THEN NULL ELSE i * 0.5 END AS q
+       FROM range(${n}) AS r(i)`,
+    );
+    const whole = join(dir, 'whole.parquet');
+    await duck.writeParquet('SELECT * FROM parts_src ORDER BY i', whole);
+    const cutInto = async (name: string, cuts: number[]) => {
+      const files: string[] = [];
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        const f = join(dir, `${name}-${k}.parquet`);
+        await duck.writeParquet('SELECT * FROM parts_src WHERE i >= $lo AND i < $hi ORDER BY i', f, {
+          lo: cuts[k],
+          hi: cuts[k + 1],
+        });
+        files.push(f);
+      }
+      const out = join(dir, `${name}.parquet`);
+      await duck.concatParquet(files, out, { kvMetadata: { asof: 'test' } });
+      return out;
+    };
+    const aligned = await cutInto('aligned', [0, g, 4 * g, 6 * g, n]);
+    const alignedOther = await cutInto('aligned-other', [0, 3 * g, n]);
+    expect(sha(alignedOther)).toBe(sha(aligned));
+    const [order] = await duck.all<{ rows: bigint; bad: bigint; groups: bigint }>(
+      `SELECT count(*) AS rows, count(*) FILTER (WHERE i <> rn - 1) AS bad,
+         (SELECT count(*) FROM parquet_metadata(${quoteLiteral(aligned)}) WHERE column_id = 0) AS groups
+       FROM (SELECT i, row_number() OVER () AS rn FROM read_parquet(${quoteLiteral(aligned)}))`,
+    );
+    expect(order).toEqual({ rows: BigInt(n), bad: 0n, groups: 8n });
+    // The same rows as the single sorted COPY, only the footer's asof entry differs.
+    const [diff] = await duck.all<{ d: bigint }>(
+      `SELECT count(*) AS d FROM (SELECT * FROM read_parquet(${quoteLiteral(whole)}) EXCEPT ALL
+         SELECT * FROM read_parquet(${quoteLiteral(aligned)}))`,
+    );
+    expect(diff.d).toBe(0n);
+    const plain = join(dir, 'aligned-plain.parquet');
+    await duck.concatParquet(
+      [0, 1, 2, 3].map((k) => join(dir, `aligned-${k}.parquet`)),
+      plain,
+    );
+    expect(sha(plain)).toBe(sha(whole));
+    // Cuts off the row groups keep the order, not the bytes (why the parts are cut on row groups).
+    const ragged = await cutInto('ragged', [0, 1000, 2 * g + 17, n]);
+    expect(sha(ragged)).not.toBe(sha(aligned));
+    await duck.run('SET preserve_insertion_order = false');
+    try {
+      await expect(duck.concatParquet([whole], join(dir, 'x.parquet'))).rejects.toThrow(
+        /preserve_insertion_order/,
+      );
+    } finally {
+      await duck.run('SET preserve_insertion_order = true');
+    }
   });
 
   it('streams into arrow tables', async () => {

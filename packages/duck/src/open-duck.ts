@@ -14,6 +14,9 @@ import { TableAppender } from './table-appender.ts';
 
 export type Params = Record<string, DuckDBValue>;
 
+/** Rows per Parquet row group in every file asof writes. */
+export const PARQUET_ROW_GROUP_ROWS = 122_880;
+
 export interface DuckOptions {
   /** Worker threads (default 2). Results do not depend on it: every output is ORDER BY'd on its grain. */
   threads?: number;
@@ -142,17 +145,62 @@ export class Duck {
         `writeParquet needs a query ending in ORDER BY on the grain (deterministic files): ${query.slice(0, 200)}`,
       );
     }
-    const tmp = `${path}.tmp-${process.pid}`;
-    const source = `(${stripTrailingSemicolon(query)})`;
     const used = params ? pickUsedParams(query, params) : undefined;
-    const kv = Object.entries(options.kvMetadata ?? {});
+    await this.copyToParquet(
+      `(${stripTrailingSemicolon(query)})`,
+      path,
+      used && Object.keys(used).length > 0 ? used : undefined,
+      options.kvMetadata,
+    );
+  }
+
+  /**
+   * Writes the rows of Parquet `parts` (each written by writeParquet, so sorted on its grain) into one
+   * file, in the order given and each part's own row order, without a sort: a file too large to sort
+   * within the memory limit (and the disk its spill would take) is written as sorted parts, then joined.
+   * DuckDB keeps a scan's insertion order (file order, then row order) while preserve_insertion_order is
+   * on, which this checks. The file is the same bytes as one sorted COPY of every row when each part but
+   * the last holds a whole number of row groups (PARQUET_ROW_GROUP_ROWS): the row groups then fall where
+   * that COPY's would, whatever the cuts between parts (tested in open-duck.test.ts).
+   */
+  async concatParquet(
+    parts: readonly string[],
+    path: string,
+    options: { kvMetadata?: Record<string, string> } = {},
+  ): Promise<void> {
+    if (parts.length === 0) throw new DuckError(`concatParquet: no parts to write to ${path}`);
+    const keep = await this.one<{ v: boolean | string }>(
+      "SELECT current_setting('preserve_insertion_order') AS v",
+    );
+    if (keep.v !== true && keep.v !== 'true') {
+      throw new DuckError(
+        `concatParquet needs preserve_insertion_order = true (it is ${String(keep.v)}): the parts' order is the file's`,
+      );
+    }
+    await this.copyToParquet(
+      `(SELECT * FROM read_parquet([${parts.map((p) => quoteLiteral(p)).join(', ')}]))`,
+      path,
+      undefined,
+      options.kvMetadata,
+    );
+  }
+
+  /** COPY `source` to a temp path beside `path` (zstd, asof's row groups), renamed into place once whole. */
+  private async copyToParquet(
+    source: string,
+    path: string,
+    params: Params | undefined,
+    kvMetadata: Record<string, string> = {},
+  ): Promise<void> {
+    const tmp = `${path}.tmp-${process.pid}`;
+    const kv = Object.entries(kvMetadata);
     const kvOption = kv.length
       ? `, KV_METADATA {${kv.map(([k, v]) => `${quoteLiteral(k)}: ${quoteLiteral(v)}`).join(', ')}}`
       : '';
     try {
       await this.run(
-        `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880${kvOption})`,
-        used && Object.keys(used).length > 0 ? used : undefined,
+        `COPY ${source} TO ${quoteLiteral(tmp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PARQUET_ROW_GROUP_ROWS}${kvOption})`,
+        params,
       );
       await rename(tmp, path);
     } catch (err) {
