@@ -122,6 +122,29 @@ describe('Duck', () => {
     expect(sum).toBe((5000 * 4999) / 4);
   });
 
+  it('streams every numeric type as the values duck.all gives, NULL as NaN, with or without NULLs in a chunk', async () => {
+    // 5,000 rows: chunks of 2,048 with no NULL (the typed-array path) and a last one with NULLs (per item).
+    const sql = `SELECT (i % 100)::TINYINT - 50 AS t8, i::SMALLINT AS t16, i::INTEGER - 2500 AS t32, i::BIGINT * 1000000007 AS t64,
+        (i % 200)::UTINYINT AS u8, i::USMALLINT AS u16, i::UINTEGER AS u32, i::UBIGINT AS u64, i::FLOAT / 8 AS f32,
+        hash(i) / 7.0 AS f64, CASE WHEN i >= 4500 AND i % 2 = 0 THEN NULL ELSE i * 0.25 END AS with_null,
+        'x' || i AS s, i % 2 = 0 AS b
+      FROM range(5000) AS r(i) ORDER BY i`;
+    const want = await duck.all<Record<string, number | bigint | null | string | boolean>>(sql);
+    let row = 0;
+    await streamArrow(duck, sql, undefined, (batch) => {
+      for (const name of Object.keys(want[0])) {
+        const got = batch.getChild(name)!.toArray() as ArrayLike<unknown>;
+        for (let i = 0; i < batch.numRows; i++) {
+          const w = want[row + i][name];
+          const expected = w === null ? Number.NaN : typeof w === 'bigint' ? Number(w) : w;
+          expect(got[i], `${name} row ${row + i}`).toEqual(expected);
+        }
+      }
+      row += batch.numRows;
+    });
+    expect(row).toBe(5000);
+  });
+
   it('quotes identifiers', () => {
     expect(quoteIdent('a"b')).toBe('"a""b"');
     expect(() => quoteIdent('')).toThrow();

@@ -1,5 +1,55 @@
+import { type DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
 import { type Table, tableFromArrays } from 'apache-arrow';
 import type { Duck, Params } from './open-duck.ts';
+
+/** Numeric types whose vectors hold a typed array of their values (`items`), read without boxing each one. */
+const NUMERIC_TYPES = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+]);
+
+type NumericItems =
+  | Float64Array
+  | Float32Array
+  | Int32Array
+  | Int16Array
+  | Int8Array
+  | Uint32Array
+  | Uint16Array
+  | Uint8Array
+  | BigInt64Array
+  | BigUint64Array;
+
+/**
+ * A numeric column of a chunk with no NULLs, copied straight from the vector's typed array: about 5× faster
+ * than a JavaScript value per item (the segments' characteristics stream 10^8 returns). The vector's
+ * `items` and `validity` are internals of @duckdb/node-api (pinned, docs/decisions/0017); where they are
+ * not as expected, or the chunk has a NULL (a validity mask), null sends the column to the per-item path.
+ */
+function numericColumn(chunk: DuckDBDataChunk, c: number): Float64Array | null {
+  const vector = chunk.getColumnVector(c) as unknown as {
+    type: { typeId: DuckDBTypeId };
+    items?: NumericItems;
+    validity?: { data?: unknown };
+  };
+  if (!NUMERIC_TYPES.has(vector.type.typeId) || !vector.validity || vector.validity.data) return null;
+  const items = vector.items;
+  if (!items || items.length !== chunk.rowCount) return null;
+  if (items instanceof BigInt64Array || items instanceof BigUint64Array) {
+    const out = new Float64Array(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = Number(items[i]);
+    return out;
+  }
+  return ArrayBuffer.isView(items) ? Float64Array.from(items) : null;
+}
 
 /**
  * Streams a query into apache-arrow tables, one per DuckDB chunk (≤ 2048 rows), for TypeScript-side
@@ -20,6 +70,11 @@ export async function streamArrow(
     if (!chunk || chunk.rowCount === 0) break;
     const cols: Record<string, Float64Array | string[] | boolean[]> = {};
     for (let c = 0; c < names.length; c++) {
+      const fast = numericColumn(chunk, c);
+      if (fast) {
+        cols[names[c]] = fast;
+        continue;
+      }
       const values = chunk.getColumnValues(c);
       const first = values.find((v) => v !== null);
       if (typeof first === 'string') {
