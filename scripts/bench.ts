@@ -296,8 +296,9 @@ if (args['skip-split'] || !runSplit) {
   if (args['skip-baselines']) {
     console.log('baselines        skipped (--skip-baselines)');
   } else {
-    // `asof baselines` on the split just made: random walk, drift and seasonal naive through the
-    // look-ahead guard, block by block of series, into one Parquet file.
+    // `asof baselines` on the split just made: random walk, drift, seasonal naive, ARIMA and GARCH through
+    // the look-ahead guard, model by model and block by block of series, as sorted parts joined into one
+    // Parquet file (docs/decisions/0023).
     await stage('baselines', async () => {
       const r = await writeBaselineForecasts(
         join(`${outDir}-split`, 'manifest.json'),

@@ -1,6 +1,6 @@
 // Times `asof baselines` on the default universe's splits (issue 16, Build 7): the per-origin
 // non-overlapping split (`asof split --dm`) and the compact all-origins split (`--origins all --layout
-// compact`, ≈336k origins and ≈83M forecast rows per model), each as its own `asof` process, and prints wall seconds,
+// compact`, ≈325k origins and ≈80M forecast rows per model), each as its own `asof` process, and prints wall seconds,
 // peak RSS (the child's own maxRSS, read at its exit), rows and the machine's load average before and after
 // (the machine is shared: a busy one stretches the wall time, not the RSS).
 // The sha256 of each file is printed too: the two non-overlapping layouts must give the same bytes.
