@@ -1,6 +1,7 @@
 -- baseline_forecasts: one part of the forecasts file (schemas/forecast.schema.json): the rows $lo ≤ seq < $hi
 -- of forecast_chunk (ForecastParts: model_no, model_rank, origin_no, step, value and ARIMA's and GARCH's
--- quantile columns q0.05…q0.95, NULL for the point baselines — numbers only, cheap to append), with the
+-- quantile columns q0.05…q0.95) and of forecast_chunk_points (the point baselines, without quantile
+-- columns: UNION BY NAME gives them NULL there) — numbers only, cheap to append — with the
 -- model name from forecast_models and the series_id and origin text (ISO with microseconds, written by
 -- microsToIso: fixed width, so the text order is the time order) from forecast_origins.
 -- grain: (model, series_id, origin, step)
@@ -9,6 +10,8 @@
 -- order, compared on integers; seq runs in that order too, so consecutive parts join into the file.
 WITH source AS (
   SELECT * EXCLUDE (seq) FROM forecast_chunk WHERE seq >= $lo AND seq < $hi
+  UNION ALL BY NAME
+  SELECT * EXCLUDE (seq) FROM forecast_chunk_points WHERE seq >= $lo AND seq < $hi
 ),
 renamed AS (
   SELECT m.model, o.series_id, o.origin, f.* EXCLUDE (model_no)

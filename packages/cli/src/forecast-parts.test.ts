@@ -30,9 +30,8 @@ function rowsOf(m: number, lo: number, hi: number): ForecastColumns {
       value.push(Math.sin(o * 7.1 + k * 0.3 + m) * 100);
     }
   }
-  const quantiles = BASELINE_QUANTILE_LEVELS.map((l) =>
-    MODELS[m] === 'arima' ? value.map((v) => v + (l - 0.5) * 3) : new Array<null>(value.length).fill(null),
-  );
+  const quantiles =
+    MODELS[m] === 'arima' ? BASELINE_QUANTILE_LEVELS.map((l) => value.map((v) => v + (l - 0.5) * 3)) : null;
   return { originNo, step, value, quantiles };
 }
 
@@ -99,7 +98,7 @@ describe('ForecastParts', () => {
       const whole = join(dir, 'whole.parquet');
       await duck.writeParquet(
         `SELECT m.model, o.series_id, o.origin, f.* EXCLUDE (seq, model_no, model_rank, origin_no)
-         FROM forecast_chunk AS f JOIN forecast_models AS m USING (model_no) JOIN forecast_origins AS o USING (origin_no)
+         FROM (SELECT * FROM forecast_chunk UNION ALL BY NAME SELECT * FROM forecast_chunk_points) AS f JOIN forecast_models AS m USING (model_no) JOIN forecast_origins AS o USING (origin_no)
          ORDER BY model, series_id, origin, step`,
         whole,
       );

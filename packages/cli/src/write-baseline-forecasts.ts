@@ -390,7 +390,7 @@ async function appendOrigins(duck: Duck, origins: readonly OriginRow[]): Promise
 
 /**
  * One baseline over a block's origins, through the look-ahead guard; every origin must get its full path.
- * The rows in task order (origin_no, then step), with NULL quantiles for a point baseline.
+ * The rows in task order (origin_no, then step); a point baseline has no quantile columns.
  */
 function forecastModel(
   block: LoadedBlock,
@@ -433,7 +433,7 @@ function forecastModel(
     quantiles:
       name === 'arima' || name === 'garch'
         ? names.map((q) => (out as ReturnType<typeof runPathForecaster>).map((r) => r.quantiles[q]))
-        : names.map(() => new Array<null>(out.length).fill(null)),
+        : null,
   };
 }
 
