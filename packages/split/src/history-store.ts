@@ -101,8 +101,8 @@ export class HistoryStore {
    * timestamps (see the constructor).
    */
   static fromRows(
-    rows: Iterable<{ series_id: string; ts: bigint; av: bigint; value: number | null }>,
-    grid?: Iterable<{ series_id: string; ts: bigint; step: bigint | number }>,
+    rows: Iterable<{ series_id: string; ts: bigint | number; av: bigint | number; value: number | null }>,
+    grid?: Iterable<{ series_id: string; ts: bigint | number; step: bigint | number }>,
   ): HistoryStore {
     const map = new Map<string, StoredHistoryRow[]>();
     for (const r of rows) {
