@@ -67,6 +67,11 @@ async function writeInBatches(name: string, origins: number, rowGroupsPerPart: n
         );
       }
     }
+    // Written rows leave the work tables: they never hold more than a part plus one batch.
+    const [held] = await duck.all<{ n: bigint }>(
+      'SELECT (SELECT count(*) FROM forecast_chunk) + (SELECT count(*) FROM forecast_chunk_points) AS n',
+    );
+    expect(Number(held.n)).toBeLessThan(rowGroupsPerPart * PARQUET_ROW_GROUP_ROWS + origins * STEPS);
     const files = await parts.finish();
     expect(files).toHaveLength(Math.ceil(parts.rows / (rowGroupsPerPart * PARQUET_ROW_GROUP_ROWS)));
     expect(parts.rows).toBe(MODELS.length * ORIGINS * STEPS);

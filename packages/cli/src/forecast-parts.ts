@@ -106,11 +106,13 @@ export class ForecastParts {
     this.files.push(file);
     this.written = hi;
     // Keep only the rows not yet written (fewer than a part plus one block's worth).
-    await this.duck.run(
-      'CREATE OR REPLACE TEMP TABLE forecast_chunk AS SELECT * FROM forecast_chunk WHERE seq >= $hi',
-      {
-        hi,
-      },
-    );
+    for (const table of ['forecast_chunk', 'forecast_chunk_points']) {
+      await this.duck.run(
+        `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT * FROM ${table} WHERE seq >= $hi`,
+        {
+          hi,
+        },
+      );
+    }
   }
 }
