@@ -34,9 +34,9 @@ re-run the filter on each origin's window in between.
 These are the scorer's own baselines: 'asof score' checks a file using these names against them (give it
 the same --refit-every).
 The work goes by blocks of series, staged in a DuckDB database beside the output; --memory-limit (DuckDB's
-memory_limit, e.g. 4GB or 25%, default 2GB) bounds its work tables and the file's final sort, which spill to
+memory_limit, e.g. 4GB or 25%, default 2GB) bounds its work tables and each part's sort, which spill to
 disk beyond it. The JavaScript side holds one block at a time (2–3 GB on the default universe's
-all-origins split), so the process peaks at roughly the limit plus that: 4.6 GB there with the default.
+all-origins split), so the process peaks at roughly the limit plus that (4.6 GB there, measured).
 The forecasts go out as sorted parts joined into the file, so the work folder needs about twice the
 file's size on disk (22 GB for that split's 402M rows: ARIMA's and GARCH's quantiles hardly compress).
 `;

@@ -55,7 +55,7 @@ export interface BaselineForecastsOptions {
    * model (a single larger series is a block of its own). It bounds what the JavaScript side holds at once.
    */
   blockRows?: number;
-  /** DuckDB memory_limit of the run (default 2GB); its work tables and the final sort spill to the work folder. */
+  /** DuckDB memory_limit of the run (default 2GB); its work tables and each part's sort spill to the work folder. */
   memoryLimit?: string;
   /** ARIMA and GARCH re-estimate their parameters every K origins of a series (default 10, as `asof score`). */
   refitEvery?: number;
