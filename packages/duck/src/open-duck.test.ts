@@ -21,6 +21,20 @@ describe('Duck', () => {
     expect(row).toEqual({ tz: '2021-07-20T20:00:00', x: 42 });
   });
 
+  it('pins TimeZone to UTC on every connection, whatever the machine (TZ) says', async () => {
+    const sibling = await duck.connect();
+    try {
+      for (const d of [duck, sibling]) {
+        const row = await d.one<{ tz: string; epoch: bigint }>(
+          "SELECT current_setting('TimeZone') AS tz, epoch_us(TIMESTAMP '1970-01-01 00:00:00'::TIMESTAMPTZ) AS epoch",
+        );
+        expect(row).toEqual({ tz: 'UTC', epoch: 0n });
+      }
+    } finally {
+      sibling.close();
+    }
+  });
+
   it('appends columns through data chunks', async () => {
     await duck.run('CREATE TABLE t (s VARCHAR, v DOUBLE)');
     const n = 5000;

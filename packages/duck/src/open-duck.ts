@@ -49,7 +49,7 @@ function resolveMemoryLimit(limit: string | undefined): string | undefined {
   return `${Math.floor((totalKb / 1024) * (Number(pct[1]) / 100))}MB`;
 }
 
-/** A DuckDB instance with one connection, TimeZone UTC. The only code in asof that touches @duckdb/node-api. */
+/** A DuckDB instance with one connection, TimeZone UTC whatever the machine's. The only code in asof that touches @duckdb/node-api. */
 export class Duck {
   private constructor(
     readonly instance: DuckDBInstance,
@@ -64,12 +64,13 @@ export class Duck {
    * single-threaded aggregate beside a streamed scan that TypeScript consumes). Close it before the owner.
    */
   async connect(): Promise<Duck> {
-    return new Duck(this.instance, await this.instance.connect(), false);
+    return new Duck(this.instance, await connectInUtc(this.instance), false);
   }
 
   static async open(options: DuckOptions = {}): Promise<Duck> {
-    // No TimeZone setting: it needs the ICU extension, which is not bundled and cannot be downloaded here.
-    // Without ICU, DuckDB reads and prints TIMESTAMPTZ in UTC, which is what asof wants.
+    // ICU is built into @duckdb/node-api, and its TimeZone defaults to the machine's (TZ): casts to
+    // TIMESTAMPTZ, strftime and date_trunc would then shift instants by the local offset, and a build on a
+    // New York laptop would differ from one in CI. asof's instants are UTC (docs/decisions/0024).
     const config: Record<string, string> = {
       threads: String(options.threads ?? 2),
       autoinstall_known_extensions: 'false',
@@ -80,7 +81,7 @@ export class Duck {
     const scratch = options.tempDirectory ? undefined : scratchPath('duckdb');
     config.temp_directory = options.tempDirectory ?? scratch!.path;
     const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
-    const connection = await instance.connect();
+    const connection = await connectInUtc(instance);
     return new Duck(instance, connection, true, scratch?.dispose);
   }
 
@@ -243,6 +244,13 @@ export class Duck {
       this.disposeScratch();
     }
   }
+}
+
+/** A connection whose TimeZone is UTC: a session setting, so each connection sets it. */
+async function connectInUtc(instance: DuckDBInstance): Promise<DuckDBConnection> {
+  const connection = await instance.connect();
+  await connection.run("SET TimeZone = 'UTC'");
+  return connection;
 }
 
 function stripTrailingSemicolon(sql: string): string {
