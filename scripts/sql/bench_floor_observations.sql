@@ -14,9 +14,9 @@ WITH source AS (
 renamed AS (
   SELECT
     s.series_id,
-    make_timestamp(CAST(s.ts_us AS BIGINT))::TIMESTAMPTZ AS "timestamp",
-    CASE WHEN s.period_start_us IS NULL THEN NULL ELSE make_timestamp(CAST(s.period_start_us AS BIGINT))::TIMESTAMPTZ END AS period_start,
-    make_timestamp(CAST(s.available_at_us AS BIGINT))::TIMESTAMPTZ AS available_at,
+    make_timestamptz(CAST(s.ts_us AS BIGINT)) AS "timestamp",
+    CASE WHEN s.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(s.period_start_us AS BIGINT)) END AS period_start,
+    make_timestamptz(CAST(s.available_at_us AS BIGINT)) AS available_at,
     s.value,
     b.text AS available_at_basis,
     r.text AS source_ref,

@@ -77,7 +77,7 @@ member_changes AS (
 changes AS (
   SELECT c.series_id, c."timestamp" FROM changed_rows AS c
   UNION ALL
-  SELECT series_id, make_timestamp(first_changed_us)::TIMESTAMPTZ FROM append_changes
+  SELECT series_id, make_timestamptz(first_changed_us) FROM append_changes
   UNION ALL
   SELECT m.series_id, o.first_timestamp FROM moved AS m JOIN old_series AS o USING (series_id)
   UNION ALL

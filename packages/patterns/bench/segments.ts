@@ -78,8 +78,8 @@ try {
          FROM draws
        )
        SELECT 'bench:' || lpad(CAST(i AS VARCHAR), 5, '0'),
-         make_timestamp(epoch_us(d) + 21 * 3600000000)::TIMESTAMPTZ,
-         make_timestamp(epoch_us(d) + 21 * 3600000000)::TIMESTAMPTZ,
+         make_timestamptz(epoch_us(d) + 21 * 3600000000),
+         make_timestamptz(epoch_us(d) + 21 * 3600000000),
          100 * exp(sum(r) OVER (PARTITION BY i ORDER BY t))
        FROM returns
        QUALIFY u_missing >= 0.01`,

@@ -26,8 +26,8 @@ export async function loadPanel(
   app.close();
   await duck.run(
     `CREATE OR REPLACE TABLE observations AS
-     SELECT series_id, make_timestamp(ts_us)::TIMESTAMPTZ AS "timestamp",
-       make_timestamp(available_at_us)::TIMESTAMPTZ AS available_at, value
+     SELECT series_id, make_timestamptz(ts_us) AS "timestamp",
+       make_timestamptz(available_at_us) AS available_at, value
      FROM stg_panel_obs`,
   );
   await duck.run('DROP TABLE stg_panel_obs');

@@ -10,7 +10,7 @@ renamed AS (
     CAST(ex_date AS DATE) AS ex_date,
     kind,
     value,
-    make_timestamp(CAST(available_at_us AS BIGINT))::TIMESTAMPTZ AS available_at,
+    make_timestamptz(CAST(available_at_us AS BIGINT)) AS available_at,
     source_ref,
     stage_seq
   FROM source

@@ -16,9 +16,9 @@ renamed AS (
   SELECT
     entity_id,
     universe,
-    make_timestamp(CAST(from_us AS BIGINT))::TIMESTAMPTZ AS "from",
-    make_timestamp(CAST(to_us AS BIGINT))::TIMESTAMPTZ AS "to",
-    make_timestamp(CAST(available_at_us AS BIGINT))::TIMESTAMPTZ AS available_at,
+    make_timestamptz(CAST(from_us AS BIGINT)) AS "from",
+    make_timestamptz(CAST(to_us AS BIGINT)) AS "to",
+    make_timestamptz(CAST(available_at_us AS BIGINT)) AS available_at,
     source,
     source_ref,
     CAST(effective_from AS DATE) AS effective_from,

@@ -43,10 +43,10 @@ kept AS (
 renamed AS (
   SELECT
     k.series_id,
-    make_timestamp(CAST(c.ts_us AS BIGINT))::TIMESTAMPTZ AS "timestamp",
-    CASE WHEN c.period_start_us IS NULL THEN NULL ELSE make_timestamp(CAST(c.period_start_us AS BIGINT))::TIMESTAMPTZ END AS period_start,
+    make_timestamptz(CAST(c.ts_us AS BIGINT)) AS "timestamp",
+    CASE WHEN c.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(c.period_start_us AS BIGINT)) END AS period_start,
     CASE WHEN c.available_at_us IS NULL OR isnan(c.available_at_us) THEN NULL
-      ELSE make_timestamp(CAST(c.available_at_us AS BIGINT))::TIMESTAMPTZ END AS available_at,
+      ELSE make_timestamptz(CAST(c.available_at_us AS BIGINT)) END AS available_at,
     c.value,
     b.text AS available_at_basis,
     r.text AS source_ref,
