@@ -83,7 +83,16 @@ export class StageSink implements AtomicSink {
     );
   }
 
+  /** The last key looked up per kind: sources emit a series' rows (and often one source_ref) in a run. */
+  private readonly lastKey = {
+    series: { text: '', k: -1 },
+    basis: { text: '', k: -1 },
+    ref: { text: '', k: -1 },
+  };
+
   private key(kind: keyof StageSink['keys'], text: string): number {
+    const last = this.lastKey[kind];
+    if (last.k >= 0 && last.text === text) return last.k;
     const map = this.keys[kind];
     let k = map.get(text);
     if (k === undefined) {
@@ -91,6 +100,8 @@ export class StageSink implements AtomicSink {
       map.set(text, k);
       this.keyTable.push([kind, k, text]);
     }
+    last.text = text;
+    last.k = k;
     return k;
   }
 

@@ -1,0 +1,80 @@
+import { BIGINT, DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Duck } from './open-duck.ts';
+
+const duck = await Duck.open({ threads: 1 });
+afterAll(() => duck.close());
+
+const TYPES = [INTEGER, DOUBLE, VARCHAR, DOUBLE, BIGINT];
+const COLUMNS = '(k INTEGER, x DOUBLE, s VARCHAR, y DOUBLE, seq BIGINT)';
+
+/** Rows over 2½ chunks with NULLs in every column, negative and extreme values, a NaN and -0. */
+function rows(n: number): (number | string | bigint | null)[][] {
+  return Array.from({ length: n }, (_, i) => [
+    i % 11 === 0 ? null : i % 2 ? -2147483648 + i : 2147483647 - i,
+    i % 13 === 0 ? null : i === 7 ? Number.NaN : i === 8 ? -0 : (i - 2500) / 3,
+    i % 17 === 0 ? null : `s${i % 5}`,
+    i % 2049 === 0 ? null : Number.MAX_VALUE / (i + 1),
+    BigInt(i),
+  ]);
+}
+
+const read = (table: string) => duck.all(`SELECT k, x::VARCHAR AS x, s, y, seq FROM ${table} ORDER BY seq`);
+
+describe('TableAppender', () => {
+  it('appends typed and generic columns as the per-value path does, NULLs included', async () => {
+    const data = rows(5000);
+    await duck.run(`CREATE TABLE fast ${COLUMNS}`);
+    const fast = await duck.openAppender('fast', TYPES);
+    for (const r of data) fast.push(r);
+    fast.close();
+    expect(fast.rows).toBe(5000);
+    await duck.run(`CREATE TABLE slow ${COLUMNS}`);
+    await duck.appendColumns(
+      'slow',
+      TYPES,
+      TYPES.map((_, c) => data.map((r) => r[c])),
+    );
+    const got = await read('fast');
+    expect(got).toEqual(await read('slow'));
+    expect(got[0]).toEqual({ k: null, x: null, s: null, y: null, seq: 0n });
+    expect(got[7].x).toBe('nan');
+    expect(got[8].x).toBe('-0.0');
+    const nulls = await duck.one<{ k: bigint; x: bigint; y: bigint }>(
+      'SELECT count(*) FILTER (k IS NULL) AS k, count(*) FILTER (x IS NULL) AS x, count(*) FILTER (y IS NULL) AS y FROM fast',
+    );
+    expect(nulls).toEqual({ k: 455n, x: 385n, y: 3n });
+  });
+
+  it('refuses a value that does not fit an INTEGER or DOUBLE column, naming the column and row', async () => {
+    await duck.run(`CREATE TABLE bad ${COLUMNS}`);
+    const a = await duck.openAppender('bad', TYPES);
+    a.push([1, 1.5, 's', 2, 0n]);
+    expect(() => a.push([1.5, 1, 's', 2, 1n])).toThrow(
+      /column 1 \(INTEGER\) of row 2: 1\.5 is not a 32-bit integer/,
+    );
+    expect(() => a.push([2 ** 31, 1, 's', 2, 1n])).toThrow(/is not a 32-bit integer/);
+    expect(() => a.push([null, '1', 's', 2, 1n])).toThrow(/column 2 \(DOUBLE\) of row 2: 1 is not a number/);
+    // A refused row leaves nothing behind: not its NULL in column 1 either.
+    a.push([3, 2.5, 't', 4, 2n]);
+    a.close();
+    expect(await read('bad')).toEqual([
+      { k: 1, x: '1.5', s: 's', y: 2, seq: 0n },
+      { k: 3, x: '2.5', s: 't', y: 4, seq: 2n },
+    ]);
+  });
+
+  it('finds the typed arrays it copies into (else every chunk takes the slower per-value path)', () => {
+    const chunk = DuckDBDataChunk.create([INTEGER, DOUBLE], 3);
+    const vector = (c: number) =>
+      chunk.getColumnVector(c) as unknown as {
+        items: unknown;
+        validity: { data: unknown; itemCount: number };
+      };
+    expect(vector(0).items).toBeInstanceOf(Int32Array);
+    expect(vector(1).items).toBeInstanceOf(Float64Array);
+    expect((vector(1).items as Float64Array).length).toBe(3);
+    // A new chunk's vectors are all valid (no mask yet): the case in which NULLs are marked in one mask.
+    expect(vector(1).validity).toMatchObject({ data: null, itemCount: 3 });
+  });
+});
