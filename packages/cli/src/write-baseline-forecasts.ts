@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { Duck, INTEGER, quoteLiteral, streamArrow, VARCHAR } from '@asof/duck';
+import { Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { InputError, type Manifest } from '@asof/schema';
@@ -357,33 +357,26 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
   // A NULL value (NaN in the stream; asof never stores NaN) is a withdrawal
   // (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
   const rows: { series_id: string; ts: number; av: number; value: number | null }[] = [];
-  await streamArrow(
+  await streamNumbers(
     duck,
     `SELECT series_no, ts, av, value FROM baseline_served
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, av`,
     range,
-    (batch) => {
-      const [no, ts, av, value] = ['series_no', 'ts', 'av', 'value'].map(
-        (c) => batch.getChild(c)?.toArray() as Float64Array,
-      );
-      for (let i = 0; i < no.length; i++) {
+    ([no, ts, av, value], n) => {
+      for (let i = 0; i < n; i++) {
         const v = value[i];
         rows.push({ series_id: seriesIds[no[i]], ts: ts[i], av: av[i], value: Number.isNaN(v) ? null : v });
       }
     },
   );
   const grid: { series_id: string; ts: number; step: number }[] = [];
-  await streamArrow(
+  await streamNumbers(
     duck,
     `SELECT series_no, ts, step FROM baseline_grid
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, step`,
     range,
-    (batch) => {
-      const [no, ts, step] = ['series_no', 'ts', 'step'].map(
-        (c) => batch.getChild(c)?.toArray() as Float64Array,
-      );
-      for (let i = 0; i < no.length; i++)
-        grid.push({ series_id: seriesIds[no[i]], ts: ts[i], step: step[i] });
+    ([no, ts, step], n) => {
+      for (let i = 0; i < n; i++) grid.push({ series_id: seriesIds[no[i]], ts: ts[i], step: step[i] });
     },
   );
   const store = HistoryStore.fromRows(rows, grid);

@@ -6,7 +6,7 @@ import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
-import { streamArrow } from './stream-arrow.ts';
+import { streamArrow, streamNumbers } from './stream-arrow.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
 const duck = await Duck.open({ threads: 2 });
@@ -157,6 +157,37 @@ describe('Duck', () => {
       row += batch.numRows;
     });
     expect(row).toBe(5000);
+  });
+
+  it('streams numeric columns as Float64Arrays with the values streamArrow gives, and refuses text', async () => {
+    const sql = `SELECT i::INTEGER - 2500 AS t32, i::BIGINT * 1000000007 AS t64, (i % 7)::UTINYINT AS u8, hash(i) / 7.0 AS f64,
+        CASE WHEN i >= 4500 AND i % 2 = 0 THEN NULL ELSE i * 0.25 END::DOUBLE AS with_null, NULL::DOUBLE AS all_null
+      FROM range(5000) AS r(i) ORDER BY i`;
+    const names = ['t32', 't64', 'u8', 'f64', 'with_null', 'all_null'];
+    const viaArrow: number[][] = names.map(() => []);
+    await streamArrow(duck, sql, undefined, (batch) => {
+      names.forEach((n, c) => {
+        viaArrow[c].push(...(batch.getChild(n)!.toArray() as Float64Array));
+      });
+    });
+    const viaNumbers: number[][] = names.map(() => []);
+    let chunks = 0;
+    const rows = await streamNumbers(duck, sql, undefined, (columns, n) => {
+      chunks++;
+      expect(columns).toHaveLength(names.length);
+      columns.forEach((col, c) => {
+        expect(col).toBeInstanceOf(Float64Array);
+        expect(col.length).toBe(n);
+        viaNumbers[c].push(...col);
+      });
+    });
+    expect(rows).toBe(5000);
+    expect(chunks).toBe(3);
+    expect(viaNumbers).toEqual(viaArrow);
+    expect(viaNumbers[4].filter(Number.isNaN)).toHaveLength(250);
+    await expect(streamNumbers(duck, "SELECT 1 AS n, 'x' AS s", undefined, () => {})).rejects.toThrow(
+      /column s is VARCHAR, not a number/,
+    );
   });
 
   it('quotes identifiers', () => {

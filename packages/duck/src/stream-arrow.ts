@@ -1,6 +1,6 @@
 import { type DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
 import { type Table, tableFromArrays } from 'apache-arrow';
-import type { Duck, Params } from './open-duck.ts';
+import { type Duck, DuckError, type Params } from './open-duck.ts';
 
 /** Numeric types whose vectors hold a typed array of their values (`items`), read without boxing each one. */
 const NUMERIC_TYPES = new Set<DuckDBTypeId>([
@@ -51,16 +51,22 @@ function numericColumn(chunk: DuckDBDataChunk, c: number): Float64Array | null {
   return ArrayBuffer.isView(items) ? Float64Array.from(items) : null;
 }
 
-/**
- * Streams a query into apache-arrow tables, one per DuckDB chunk (≤ 2048 rows), for TypeScript-side
- * computation. Numeric columns become Float64 (NULL → NaN; BIGINT via Number, so keep them < 2^53),
- * VARCHAR becomes Utf8, BOOLEAN Bool. Cast timestamps to epoch micros in SQL (`epoch_us(ts)`) first.
- */
-export async function streamArrow(
+/** A column's values (the per-item path) as doubles: NULL → NaN, BIGINT via Number. */
+function numbersOf(values: readonly unknown[]): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out[i] = v === null ? Number.NaN : Number(v as number | bigint);
+  }
+  return out;
+}
+
+/** Runs `sql` as a stream and hands each non-empty DuckDB chunk (≤ 2048 rows) to `onChunk`; returns the row count. */
+async function forEachChunk(
   duck: Duck,
   sql: string,
   params: Params | undefined,
-  onBatch: (batch: Table) => void | Promise<void>,
+  onChunk: (chunk: DuckDBDataChunk, names: readonly string[]) => void | Promise<void>,
 ): Promise<number> {
   const result = await duck.stream(sql, params);
   const names = result.columnNames();
@@ -68,6 +74,24 @@ export async function streamArrow(
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
+    rows += chunk.rowCount;
+    await onChunk(chunk, names);
+  }
+  return rows;
+}
+
+/**
+ * Streams a query into apache-arrow tables, one per DuckDB chunk (≤ 2048 rows), for TypeScript-side
+ * computation. Numeric columns become Float64 (NULL → NaN; BIGINT via Number, so keep them < 2^53),
+ * VARCHAR becomes Utf8, BOOLEAN Bool. Cast timestamps to epoch micros in SQL (`epoch_us(ts)`) first.
+ */
+export function streamArrow(
+  duck: Duck,
+  sql: string,
+  params: Params | undefined,
+  onBatch: (batch: Table) => void | Promise<void>,
+): Promise<number> {
+  return forEachChunk(duck, sql, params, (chunk, names) => {
     const cols: Record<string, Float64Array | string[] | boolean[]> = {};
     for (let c = 0; c < names.length; c++) {
       const fast = numericColumn(chunk, c);
@@ -82,16 +106,40 @@ export async function streamArrow(
       } else if (typeof first === 'boolean') {
         cols[names[c]] = values.map((v) => v === true);
       } else {
-        const out = new Float64Array(values.length);
-        for (let i = 0; i < values.length; i++) {
-          const v = values[i];
-          out[i] = v === null ? Number.NaN : Number(v as number | bigint);
-        }
-        cols[names[c]] = out;
+        cols[names[c]] = numbersOf(values);
       }
     }
-    rows += chunk.rowCount;
-    await onBatch(tableFromArrays(cols as Parameters<typeof tableFromArrays>[0]));
-  }
-  return rows;
+    return onBatch(tableFromArrays(cols as Parameters<typeof tableFromArrays>[0]));
+  });
+}
+
+/**
+ * Streams a query of numeric columns as one Float64Array per column and chunk (≤ 2048 rows), in the
+ * query's column order: NULL → NaN, BIGINT via Number (keep them < 2^53). For long numeric scans
+ * (the segments' 10^8 returns): about twice as fast as streamArrow, which builds an Arrow table per chunk.
+ * A column that is not numeric is refused.
+ */
+export function streamNumbers(
+  duck: Duck,
+  sql: string,
+  params: Params | undefined,
+  onChunk: (columns: Float64Array[], rows: number) => void | Promise<void>,
+): Promise<number> {
+  return forEachChunk(duck, sql, params, (chunk, names) => {
+    const columns: Float64Array[] = [];
+    for (let c = 0; c < names.length; c++) {
+      const fast = numericColumn(chunk, c);
+      if (fast) {
+        columns.push(fast);
+        continue;
+      }
+      const typeId = chunk.getColumnVector(c).type.typeId;
+      if (!NUMERIC_TYPES.has(typeId))
+        throw new DuckError(
+          `streamNumbers: column ${names[c]} is ${chunk.getColumnVector(c).type}, not a number; cast it in the query (epoch_us for instants) or use streamArrow`,
+        );
+      columns.push(numbersOf(chunk.getColumnValues(c)));
+    }
+    return onChunk(columns, chunk.rowCount);
+  });
 }

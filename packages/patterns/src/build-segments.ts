@@ -1,4 +1,4 @@
-import { DOUBLE, type Duck, INTEGER, streamArrow } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, streamArrow, streamNumbers } from '@asof/duck';
 import { InputError } from '@asof/schema';
 import { runSegmentModel } from './run-segment-model.ts';
 import { type SegmentOptions, segmentParams } from './segment-options.ts';
@@ -222,13 +222,10 @@ async function characteristicsOf(
     const c = sequenceCharacteristics(buf.subarray(0, len));
     out.push([seriesKey, segment, c.adfStat, c.adfUsedLag, c.adfNobs, c.acf1, c.forecastability]);
   };
-  await streamArrow(duck, sql, undefined, (batch) => {
+  // The query's columns, in order: series_key, segment, step, ret.
+  await streamNumbers(duck, sql, undefined, ([k, g, step, ret], rows) => {
     if (!ordered) return;
-    const k = batch.getChild('series_key')?.toArray() as Float64Array;
-    const g = batch.getChild('segment')?.toArray() as Float64Array;
-    const step = batch.getChild('step')?.toArray() as Float64Array;
-    const ret = batch.getChild('ret')?.toArray() as Float64Array;
-    for (let i = 0; i < k.length; i++) {
+    for (let i = 0; i < rows; i++) {
       const key = segmentKey(k[i], g[i]);
       if (key !== current) {
         if (key < current) {
