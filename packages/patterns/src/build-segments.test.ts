@@ -85,6 +85,17 @@ describe('buildSegments on seeded synthetic prices', () => {
     expect(rebuilt).toEqual(rows);
   }, 60_000);
 
+  it('gives the same segments, bit for bit, with the characteristics on worker threads as inline', async () => {
+    const all = 'SELECT * FROM segments ORDER BY series_id, segment';
+    await buildSegments(duck, { workers: 0 });
+    const inline = await duck.all(all);
+    expect(inline.length).toBeGreaterThan(100);
+    for (const workers of [1, 2]) {
+      await buildSegments(duck, { workers });
+      expect(await duck.all(all), `${workers} workers`).toEqual(inline);
+    }
+  }, 120_000);
+
   it('rejects bad options naming the value', async () => {
     await expect(buildSegments(duck, { lengths: { BD: 5 } })).rejects.toThrow(InputError);
     await expect(buildSegments(duck, { upShare: 0.4, downShare: 0.5 })).rejects.toThrow(/downShare 0.5/);

@@ -1,8 +1,9 @@
 import { DOUBLE, type Duck, INTEGER, streamArrow, streamNumbers } from '@asof/duck';
 import { InputError } from '@asof/schema';
+import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
+import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 import { runSegmentModel } from './run-segment-model.ts';
 import { type SegmentOptions, segmentParams } from './segment-options.ts';
-import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
 
 /** The grain of `segments`; write it with `ORDER BY ${SEGMENTS_ORDER_BY}`. */
 export const SEGMENTS_ORDER_BY = 'series_id, segment';
@@ -51,18 +52,20 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     // The characteristics (TypeScript, one core) stream on a second connection meanwhile, so the two
     // single-threaded parts share the machine's cores instead of running one after the other.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
+    const workers = options.workers ?? (await defaultWorkers(duck, Number(threads)));
     await duck.run('SET threads = 1');
     const reader = await duck.connect();
     let n = 0;
     try {
       const stats = runSegmentModel(duck, 'segment_stats', params);
       // Wait for both before leaving: a rejected stats query must not be left running on the instance.
-      const [, counted] = await Promise.allSettled([stats, computeCharacteristics(reader, params)]).then(
-        (results) => {
-          for (const r of results) if (r.status === 'rejected') throw r.reason;
-          return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-        },
-      );
+      const [, counted] = await Promise.allSettled([
+        stats,
+        computeCharacteristics(reader, params, workers),
+      ]).then((results) => {
+        for (const r of results) if (r.status === 'rejected') throw r.reason;
+        return results.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+      });
       n = counted as number;
     } finally {
       reader.close();
@@ -85,6 +88,18 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
   } finally {
     for (const t of WORK_TABLES) await duck.run(`DROP TABLE IF EXISTS ${t}`);
   }
+}
+
+/** Returns in segment_steps from which the characteristics go to worker threads (their start costs ~0.3 s). */
+const WORKERS_FROM_RETURNS = 1_000_000;
+
+/**
+ * Worker threads for the characteristics: as many as DuckDB's threads once there are enough returns,
+ * none (inline) for small universes. They run beside segment_stats, which holds one DuckDB thread.
+ */
+async function defaultWorkers(duck: Duck, threads: number): Promise<number> {
+  const r = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segment_steps');
+  return Number(r.n) >= WORKERS_FROM_RETURNS ? Math.max(1, threads) : 0;
 }
 
 async function tableExists(duck: Duck, name: string): Promise<boolean> {
@@ -150,10 +165,14 @@ const keyParts = (key: number): [number, number] => {
  * anyway (a left join), the rule just spares the work on partial segments. segment_steps is stored sorted
  * by (series_key, segment, step) and DuckDB preserves insertion order, so a plain scan arrives in order
  * without another sort of the panel; the order is checked as it streams, and an out-of-order scan falls
- * back to an ORDER BY query. Returns are copied into one reused buffer: memory stays at one segment plus
- * one Arrow batch.
+ * back to an ORDER BY query. Returns are copied into batches of whole segments for `workers` worker
+ * threads (docs/decisions/0025); memory stays at a few batches per worker.
  */
-async function computeCharacteristics(duck: Duck, params: Record<string, number | string>): Promise<number> {
+async function computeCharacteristics(
+  duck: Duck,
+  params: Record<string, number | string>,
+  workers: number,
+): Promise<number> {
   const lengthOf: Record<string, number> = {
     BD: Number(params.len_bd),
     D: Number(params.len_d),
@@ -180,9 +199,18 @@ async function computeCharacteristics(duck: Duck, params: Record<string, number 
     },
   );
   const scan = 'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL';
-  let results = await characteristicsOf(duck, scan, minSteps);
-  if (!results)
-    results = await characteristicsOf(duck, `${scan} ORDER BY series_key, segment, step`, minSteps);
+  const pool = new CharacteristicsPool(workers);
+  const inFlight = 2 * Math.max(1, workers);
+  let results: CharacteristicsRow[] | null;
+  try {
+    results = await characteristicsOf(duck, scan, minSteps, pool, inFlight);
+    if (!results) {
+      const sorted = `${scan} ORDER BY series_key, segment, step`;
+      results = await characteristicsOf(duck, sorted, minSteps, pool, inFlight);
+    }
+  } finally {
+    await pool.close();
+  }
   if (!results) throw new Error('segment_steps returns arrived out of order even with ORDER BY');
   await duck.run(
     `CREATE OR REPLACE TABLE segment_characteristics (series_key INTEGER, segment INTEGER, adf_stat DOUBLE,
@@ -204,26 +232,65 @@ async function computeCharacteristics(duck: Duck, params: Record<string, number 
 
 type CharacteristicsRow = [number, number, number, number, number, number, number];
 
-/** The characteristics rows of one ordered scan, or null when the scan was not in (key, step) order. */
+/** Segments per batch handed to the pool: big enough to amortise a message, small enough to balance. */
+const BATCH_SEGMENTS = 256;
+
+/**
+ * The characteristics rows of one ordered scan, or null when the scan was not in (key, step) order.
+ * Whole segments go to `pool` in batches, at most two per worker in flight (the scan waits for the
+ * oldest beyond that), and their rows come back in scan order.
+ */
 async function characteristicsOf(
   duck: Duck,
   sql: string,
   minSteps: readonly number[],
+  pool: CharacteristicsPool,
+  inFlight: number,
 ): Promise<CharacteristicsRow[] | null> {
   const out: CharacteristicsRow[] = [];
-  let buf = new Float64Array(1024);
-  let len = 0;
+  const pending: { keys: number[]; result: Promise<Float64Array> }[] = [];
+  // The batch being filled: segments back to back in `values`, the current one from `start` to `used`.
+  let values = new Float64Array(BATCH_SEGMENTS * 256);
+  let used = 0;
+  let start = 0;
+  let offsets = [0];
+  let keys: number[] = [];
   let current = -1;
   let lastStep = -1;
   let ordered = true;
-  const flush = () => {
-    const [seriesKey, segment] = keyParts(current);
-    if (len + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) return; // partial: never labelled
-    const c = sequenceCharacteristics(buf.subarray(0, len));
-    out.push([seriesKey, segment, c.adfStat, c.adfUsedLag, c.adfNobs, c.acf1, c.forecastability]);
+  const endSegment = () => {
+    const [seriesKey] = keyParts(current);
+    if (used - start + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) {
+      used = start; // partial: never labelled
+      return;
+    }
+    keys.push(current);
+    offsets.push(used);
+    start = used;
+  };
+  const dispatch = () => {
+    if (keys.length === 0) return;
+    const capacity = values.length; // read before run(): a worker's batch is transferred (detached here)
+    const result = pool.run({ offsets: Int32Array.from(offsets), values: values.subarray(0, used) });
+    result.catch(() => {}); // awaited in order below; a scan abandoned as out of order never awaits it
+    pending.push({ keys, result });
+    values = new Float64Array(capacity);
+    used = 0;
+    start = 0;
+    offsets = [0];
+    keys = [];
+  };
+  const collectOldest = async () => {
+    const batch = pending.shift();
+    if (!batch) return;
+    const r = await batch.result;
+    batch.keys.forEach((key, i) => {
+      const o = i * CHARACTERISTICS_WIDTH;
+      out.push([...keyParts(key), r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4]]);
+    });
   };
   // The query's columns, in order: series_key, segment, step, ret.
-  await streamNumbers(duck, sql, undefined, ([k, g, step, ret], rows) => {
+  await streamNumbers(duck, sql, undefined, async ([k, g, step, ret], rows) => {
     if (!ordered) return;
     for (let i = 0; i < rows; i++) {
       const key = segmentKey(k[i], g[i]);
@@ -232,23 +299,26 @@ async function characteristicsOf(
           ordered = false;
           return;
         }
-        if (current >= 0) flush();
+        if (current >= 0) endSegment();
+        if (keys.length >= BATCH_SEGMENTS) dispatch();
+        while (pending.length > inFlight) await collectOldest();
         current = key;
-        len = 0;
       } else if (step[i] <= lastStep) {
         ordered = false;
         return;
       }
       lastStep = step[i];
-      if (len === buf.length) {
-        const bigger = new Float64Array(buf.length * 2);
-        bigger.set(buf);
-        buf = bigger;
+      if (used === values.length) {
+        const bigger = new Float64Array(values.length * 2);
+        bigger.set(values);
+        values = bigger;
       }
-      buf[len++] = ret[i];
+      values[used++] = ret[i];
     }
   });
   if (!ordered) return null;
-  if (current >= 0) flush();
+  if (current >= 0) endSegment();
+  dispatch();
+  while (pending.length > 0) await collectOldest();
   return out;
 }

@@ -18,6 +18,11 @@ export interface SegmentOptions {
   runLength?: number;
   /** Quota mode: share of a cross-section each pattern gets. */
   quota?: number;
+  /**
+   * Worker threads computing the sequence characteristics; 0 computes them inline. Default: DuckDB's
+   * thread count once segment_steps holds 1M returns, else 0. The results do not depend on it.
+   */
+  workers?: number;
   /** Progress lines. */
   log?: (line: string) => void;
 }
