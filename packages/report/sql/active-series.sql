@@ -3,8 +3,8 @@
 -- falls on the next UTC day: 12 h back lands every US-zone timestamp in its own New York day.
 WITH bounds AS (
   SELECT category,
-         date_trunc('month', first_timestamp::TIMESTAMP - INTERVAL 12 HOUR) AS first_month,
-         date_trunc('month', last_timestamp::TIMESTAMP - INTERVAL 12 HOUR) AS last_month
+         date_trunc('month', make_timestamp(epoch_us(first_timestamp)) - INTERVAL 12 HOUR) AS first_month,
+         date_trunc('month', make_timestamp(epoch_us(last_timestamp)) - INTERVAL 12 HOUR) AS last_month
   FROM in_series
   WHERE first_timestamp IS NOT NULL AND last_timestamp IS NOT NULL
 ),
