@@ -11,7 +11,7 @@
 --   with the latest timestamp is kept, and returns skip the others (exact for up to two per position).
 --   The local date of an instant is the UTC date of timestamp − 6 h (BD, D: session closes and
 --   end-of-day stamps of UTC−6…UTC+9 zones) or − 12 h (W, M, Q, A: period ends at 23:59:59.999999
---   local, any zone UTC−12…UTC+12) — DuckDB here has no ICU, and series carry no time zone.
+--   local, any zone UTC−12…UTC+12) — SQL here works in UTC (decision 0024), and series carry no time zone.
 WITH keyed_series AS (
   -- Integer keys sort several times faster than the VARCHAR ids in the window below.
   SELECT series_id, frequency, n_revisions, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key

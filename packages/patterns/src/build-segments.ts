@@ -49,8 +49,8 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     step('steps placed on the calendar grids');
     // Float sums (mean, std, severity) depend on summation order; one thread over the sorted
     // segment_steps table makes that order — and so the Parquet bytes — the same on every run.
-    // The characteristics (TypeScript, one core) stream on a second connection meanwhile, so the two
-    // single-threaded parts share the machine's cores instead of running one after the other.
+    // The characteristics (TypeScript) stream on a second connection meanwhile and are computed on
+    // worker threads (decision 0025), so the machine's cores share the work instead of taking turns.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
     const workers = options.workers ?? (await defaultWorkers(duck, Number(threads)));
     await duck.run('SET threads = 1');
