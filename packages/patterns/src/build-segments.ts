@@ -200,13 +200,12 @@ async function computeCharacteristics(
   );
   const scan = 'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL';
   const pool = new CharacteristicsPool(workers);
-  const inFlight = 2 * Math.max(1, workers);
   let results: CharacteristicsRow[] | null;
   try {
-    results = await characteristicsOf(duck, scan, minSteps, pool, inFlight);
+    results = await characteristicsOf(duck, scan, minSteps, pool);
     if (!results) {
       const sorted = `${scan} ORDER BY series_key, segment, step`;
-      results = await characteristicsOf(duck, sorted, minSteps, pool, inFlight);
+      results = await characteristicsOf(duck, sorted, minSteps, pool);
     }
   } finally {
     await pool.close();
@@ -237,7 +236,7 @@ const BATCH_SEGMENTS = 256;
 
 /**
  * The characteristics rows of one ordered scan, or null when the scan was not in (key, step) order.
- * Whole segments go to `pool` in batches, at most two per worker in flight (the scan waits for the
+ * Whole segments go to `pool` in batches, at most `pool.inFlight` in flight (the scan waits for the
  * oldest beyond that), and their rows come back in scan order.
  */
 async function characteristicsOf(
@@ -245,7 +244,6 @@ async function characteristicsOf(
   sql: string,
   minSteps: readonly number[],
   pool: CharacteristicsPool,
-  inFlight: number,
 ): Promise<CharacteristicsRow[] | null> {
   const out: CharacteristicsRow[] = [];
   const pending: { keys: number[]; result: Promise<Float64Array> }[] = [];
@@ -301,7 +299,7 @@ async function characteristicsOf(
         }
         if (current >= 0) endSegment();
         if (keys.length >= BATCH_SEGMENTS) dispatch();
-        while (pending.length > inFlight) await collectOldest();
+        while (pending.length > pool.inFlight) await collectOldest();
         current = key;
       } else if (step[i] <= lastStep) {
         ordered = false;

@@ -83,7 +83,7 @@ export class StageSink implements AtomicSink {
     );
   }
 
-  /** The last key looked up per kind: sources emit a series' rows (and often one source_ref) in a run. */
+  /** The last key looked up per kind: runs of one basis and source_ref are common (and of one series, for most sources). */
   private readonly lastKey = {
     series: { text: '', k: -1 },
     basis: { text: '', k: -1 },

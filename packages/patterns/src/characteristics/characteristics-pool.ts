@@ -20,7 +20,12 @@ export class CharacteristicsPool {
   private nextId = 0;
   private failure: Error | null = null;
 
-  constructor(private readonly size: number) {}
+  /** Batches worth keeping in flight: two per worker (one computing, one queued), one when inline. */
+  readonly inFlight: number;
+
+  constructor(private readonly size: number) {
+    this.inFlight = 2 * Math.max(1, size);
+  }
 
   run(batch: SegmentBatch): Promise<Float64Array> {
     if (this.size <= 0) return Promise.resolve(characteristicsOfBatch(batch));
