@@ -130,6 +130,23 @@ export class Duck {
   }
 
   /**
+   * Creates `<view>` as a TEMP VIEW of a model query, so a large model (the split's training snapshot) is
+   * computed where it is read — a COPY streams it to Parquet — instead of being materialised first. DuckDB
+   * cannot prepare a view, so each `$name` the query uses is bound once into a session variable
+   * (`SET VARIABLE`, a bound value, never spliced into the SQL) and the view reads it with getvariable();
+   * the variable is named after the view, so two views never share one.
+   */
+  async createView(view: string, query: string, params?: Params): Promise<void> {
+    let body = stripTrailingSemicolon(query);
+    for (const [name, value] of Object.entries(params ? pickUsedParams(query, params) : {})) {
+      const variable = `asof_${view}_${name}`;
+      await this.run(`SET VARIABLE ${quoteIdent(variable)} = $value`, { value });
+      body = body.replace(paramPattern(name, 'g'), `getvariable(${quoteLiteral(variable)})`);
+    }
+    await this.run(`CREATE OR REPLACE TEMP VIEW ${quoteIdent(view)} AS ${body}`);
+  }
+
+  /**
    * Writes a query to Parquet (zstd) deterministically: the query must end with ORDER BY on its grain; the
    * file is written to a temp path and renamed into place. Parameters are bound into the COPY itself
    * (DuckDB 1.5 prepares COPY statements), so a filtered write costs no intermediate table.
@@ -260,6 +277,11 @@ function stripTrailingSemicolon(sql: string): string {
 /** DuckDB refuses parameters a statement does not use; bind only the `$names` that appear in it. */
 export function pickUsedParams(sql: string, params: Params): Params {
   const used: Params = {};
-  for (const [k, v] of Object.entries(params)) if (new RegExp(`\\$${k}\\b`).test(sql)) used[k] = v;
+  for (const [k, v] of Object.entries(params)) if (paramPattern(k).test(sql)) used[k] = v;
   return used;
+}
+
+/** `$name` as a whole token (so `$c` does not match inside `$cutoff`). */
+function paramPattern(name: string, flags = ''): RegExp {
+  return new RegExp(`\\$${name}\\b`, flags);
 }

@@ -77,6 +77,19 @@ export function splitModels(layout: Layout): string[] {
   return SPLIT_MODELS.map((m) => (m === 'inputs' ? 'input_rows' : m === 'targets' ? 'target_rows' : m));
 }
 
+/**
+ * Models created as views, computed where they are read: train_observations (the training snapshot, most of
+ * a split's rows) is read by train_series once and streamed into its Parquet parts once, so materialising
+ * it first cost a full write and scan of the largest table (SPEC §12).
+ */
+const VIEW_MODELS: ReadonlySet<string> = new Set(['train_observations']);
+
+/** Creates one split model, as a table or (VIEW_MODELS) a view, under its own name. */
+export async function createSplitModel(duck: Duck, name: string, params: Params): Promise<void> {
+  const sql = readFileSync(splitModelPath(name), 'utf8');
+  await (VIEW_MODELS.has(name) ? duck.createView(name, sql, params) : duck.createTable(name, sql, params));
+}
+
 export const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
 export function splitModelPath(name: string): string {
   return `${SQL_DIR}${name}.sql`;
@@ -143,6 +156,8 @@ interface OutputSpec {
   /** Starts with series_key, which orders like series_id (series_keys.sql) and is not written. */
   orderBy: string;
   timeColumns?: [string, string | null];
+  /** `key`, `n` rows per series_key, when a smaller table knows them (default: a count over `source`). */
+  counts?: string;
 }
 
 const outputsFor = (format: Layout, withTasks: boolean): OutputSpec[] => [
@@ -161,6 +176,8 @@ const outputsFor = (format: Layout, withTasks: boolean): OutputSpec[] => [
     table: 'train_observations',
     orderBy: 'series_key, "timestamp"',
     timeColumns: ['timestamp', 'available_at'],
+    // train_series.n_obs counts the snapshot's rows per series: no second pass over the view for the cut.
+    counts: 'SELECT series_key AS key, n_obs AS n FROM train_series',
   },
   { path: 'train/series.parquet', table: 'train_series', orderBy: 'series_key' },
   {
@@ -363,7 +380,7 @@ async function splitInto(
       target_vintage: s.vintage,
     };
     for (const name of splitModels(s.layout)) {
-      await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
+      await createSplitModel(duck, name, params);
       step(`model ${name}`);
       if (name === 'input_windows' && s.layout === 'per_origin') {
         const rows = Number(
@@ -382,7 +399,7 @@ async function splitInto(
     await labelOrigins(duck);
     step('model labelled_origins');
     await faultPoint('run:midway');
-    await assertSplitInvariants(duck, s.trainCutoff, s.layout);
+    await assertSplitInvariants(duck, s.layout);
     const outputs: ManifestOutput[] = [];
     const withTasks = verified.has('tasks');
     if (withTasks) {
@@ -391,6 +408,7 @@ async function splitInto(
     }
     for (const spec of outputsFor(s.layout, withTasks))
       outputs.push(...(await writeOutputs(duck, tmp, spec)));
+    await assertTrainInvariants(duck, tmp, outputs, s.trainCutoff);
     if (verified.has('membership')) outputs.push(await writeMembership(duck, tmp));
     step(`wrote ${outputs.length} Parquet files`);
     const summary = await summarize(duck, s.layout);
@@ -556,14 +574,10 @@ export class SplitInvariantError extends AsofError {
   }
 }
 
-/** Defence in depth: the properties the SQL guarantees, re-checked on the tables before anything is written. */
-async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: Layout): Promise<void> {
+/** Defence in depth: the properties the SQL guarantees, re-checked on the tables before anything is written
+ * (the training snapshot's, after: assertTrainInvariants). */
+async function assertSplitInvariants(duck: Duck, format: Layout): Promise<void> {
   const checks: [string, string, Params?][] = [
-    [
-      'train available_at < eval_start − embargo',
-      'SELECT count(*) AS n FROM train_observations WHERE available_at >= $c::TIMESTAMPTZ',
-      { c: trainCutoff },
-    ],
     format === 'per_origin'
       ? [
           'inputs available_at <= origin and timestamp <= origin',
@@ -574,9 +588,8 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
           'SELECT count(*) AS n FROM input_rows WHERE superseded_at <= available_at',
         ],
     [
-      'no withdrawal (value NULL) served as training data, input or target',
-      `SELECT (SELECT count(*) FROM train_observations WHERE value IS NULL)
-         + (SELECT count(*) FROM ${format === 'per_origin' ? 'inputs' : 'input_rows'} WHERE value IS NULL)
+      'no withdrawal (value NULL) served as input or target',
+      `SELECT (SELECT count(*) FROM ${format === 'per_origin' ? 'inputs' : 'input_rows'} WHERE value IS NULL)
          + (SELECT count(*) FROM ${format === 'per_origin' ? 'targets' : 'target_rows'} WHERE value IS NULL) AS n`,
     ],
     [
@@ -591,6 +604,38 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
            USING (series_id) WHERE t.step_index <= o.i`,
         ],
   ];
+  await assertNone(duck, checks);
+}
+
+/**
+ * The training snapshot's invariants, checked on the files written (train_observations is a view, so this reads
+ * what is served instead of computing the snapshot once more): nothing public at or after the cutoff, no
+ * withdrawal (value NULL) served as training data. The files are in the temp output, discarded if this throws.
+ */
+export async function assertTrainInvariants(
+  duck: Duck,
+  dir: string,
+  outputs: readonly Pick<ManifestOutput, 'path' | 'table'>[],
+  trainCutoff: string,
+): Promise<void> {
+  const files = outputs
+    .filter((o) => o.table === 'train_observations')
+    .map((o) => quoteLiteral(join(dir, ...o.path.split('/'))));
+  const train = `read_parquet([${files.join(', ')}])`;
+  await assertNone(duck, [
+    [
+      'train available_at < eval_start − embargo',
+      `SELECT count(*) AS n FROM ${train} WHERE available_at >= $c::TIMESTAMPTZ`,
+      { c: trainCutoff },
+    ],
+    [
+      'no withdrawal (value NULL) served as training data',
+      `SELECT count(*) AS n FROM ${train} WHERE value IS NULL`,
+    ],
+  ]);
+}
+
+async function assertNone(duck: Duck, checks: readonly [string, string, Params?][]): Promise<void> {
   for (const [name, sql, params] of checks) {
     const n = Number((await duck.one<{ n: bigint }>(sql, params)).n);
     if (n > 0) throw new SplitInvariantError(name, n);
@@ -605,7 +650,8 @@ async function assertSplitInvariants(duck: Duck, trainCutoff: string, format: La
 async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<ManifestOutput[]> {
   const ranges = await keyRanges(
     duck,
-    `SELECT series_key AS key, count(*) AS n FROM ${quoteIdent(spec.source ?? spec.table)} GROUP BY series_key`,
+    spec.counts ??
+      `SELECT series_key AS key, count(*) AS n FROM ${quoteIdent(spec.source ?? spec.table)} GROUP BY series_key`,
     undefined,
     MAX_ROWS_PER_FILE,
   );
@@ -657,7 +703,7 @@ async function summarize(duck: Duck, format: Layout): Promise<Record<string, unk
   );
   return {
     train_series: await n('SELECT count(*) AS n FROM train_series'),
-    train_observations: await n('SELECT count(*) AS n FROM train_observations'),
+    train_observations: await n('SELECT coalesce(sum(n_obs), 0) AS n FROM train_series'),
     eval_series: await n('SELECT count(DISTINCT series_id) AS n FROM origins'),
     origins: await n('SELECT count(*) AS n FROM origins'),
     origins_straddling_cutoff_dropped: await n(

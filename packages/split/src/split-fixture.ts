@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Duck } from '@asof/duck';
-import { SPLIT_MODELS, splitModelPath } from './run-split.ts';
+import { createSplitModel, SPLIT_MODELS } from './run-split.ts';
 
 // Given/expect fixtures of the split models' tests (not exported from the package): one quarterly
 // series on a day grid, horizon 2 and lookback 2. Times are whole days after 2020-01-01 (UTC).
@@ -74,5 +73,5 @@ export async function runSplitModels(
   params: Record<string, string | boolean>,
   models: readonly string[] = SPLIT_MODELS,
 ): Promise<void> {
-  for (const name of models) await duck.createTable(name, readFileSync(splitModelPath(name), 'utf8'), params);
+  for (const name of models) await createSplitModel(duck, name, params);
 }
