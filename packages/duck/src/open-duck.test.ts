@@ -36,13 +36,15 @@ describe('Duck', () => {
   });
 
   it('creates a view of a model query with its parameters bound, each view keeping its own values', async () => {
-    const query = `-- rows below $cut (a comment naming $cut), $cutoff untouched
-      SELECT range AS x FROM range(10) WHERE range < $cut AND $flag`;
+    // $cut is a whole token only: the literal '$cutoff' must come through as written.
+    const query = `-- rows below $cut (a comment naming $cut)
+      SELECT range AS x, '$cutoff' AS label FROM range(10) WHERE range < $cut AND $flag`;
     await duck.createView('below_four', query, { cut: 4, flag: true, unused: 'x' });
     await duck.createView('below_seven', query, { cut: 7, flag: true });
     const count = async (view: string) =>
       Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${view}`)).n);
     expect([await count('below_four'), await count('below_seven')]).toEqual([4, 7]);
+    expect(await duck.one('SELECT DISTINCT label FROM below_four')).toEqual({ label: '$cutoff' });
     // Re-creating one view rebinds its own values only.
     await duck.createView('below_four', query, { cut: 4, flag: false });
     expect(await count('below_four')).toBe(0);

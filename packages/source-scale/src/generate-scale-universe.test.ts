@@ -1,9 +1,16 @@
-import { Duck } from '@asof/duck';
+import { readFileSync } from 'node:fs';
+import { Duck, pickUsedParams } from '@asof/duck';
 import { ScaleSource } from '@asof/schema';
 import { defaultRegistry } from '@asof/taxonomy';
 import { createStagingTables, loadRegistryTables } from '@asof/transform';
 import { describe, expect, it } from 'vitest';
-import { generateScaleUniverse, planScaleUniverse, scaleAnchors } from './generate-scale-universe.ts';
+import {
+  generateScaleUniverse,
+  planScaleUniverse,
+  SCALE_KEY_OFFSET,
+  SCALE_SEQ_OFFSET,
+  scaleAnchors,
+} from './generate-scale-universe.ts';
 import { readScaleShape } from './read-scale-shape.ts';
 
 describe('planScaleUniverse', () => {
@@ -98,4 +105,49 @@ describe('generateScaleUniverse', () => {
       two.duck.close();
     }
   }, 60_000);
+});
+
+describe('scale_observations', () => {
+  it('levels are the running sum of every step, the same integers as one window over all steps', async () => {
+    // Lengths around the model's blocks of 16 steps: one block, a partial block, several with a partial tail.
+    const lengths = [2, 15, 16, 17, 32, 33, 100, 1000];
+    const duck = await Duck.open({ threads: 2 });
+    try {
+      await duck.run(
+        `CREATE TABLE scale_series AS SELECT CAST(i AS INTEGER) AS series_idx, 'bar' AS kind, 'BD' AS frequency,
+           50.0 + i AS base, CAST(len AS INTEGER) AS len, 0.015 AS sigma, 0.00002 * (i - 3) AS mu
+         FROM (SELECT unnest(range(${lengths.length})) AS i, unnest([${lengths.join(', ')}]) AS len)`,
+      );
+      const params = {
+        seed: 7n,
+        ...scaleAnchors('2025-06-29'),
+        key_offset: SCALE_KEY_OFFSET,
+        seq_offset: SCALE_SEQ_OFFSET,
+      };
+      const model = readFileSync(new URL('../sql/scale_observations.sql', import.meta.url), 'utf8');
+      await duck.createTable('modelled', model, params);
+      // The definition: one window over every step, as the model computed it before issue 21.
+      const reference = `SELECT series_idx + $key_offset AS series_key, $seq_offset + (series_idx * 65536.0 + k) * 2 AS stage_seq,
+          round(base * exp(sum(inc) OVER (PARTITION BY series_idx ORDER BY k ROWS UNBOUNDED PRECEDING) / 1e6), 6) AS value
+        FROM (
+          SELECT series_idx, base, k, CAST(round((mu + sigma
+              * sqrt(-2 * ln((CAST(hash($seed, series_idx, k) >> 32 AS DOUBLE) + 0.5) / 4294967296.0))
+              * cos(2 * pi() * CAST(hash($seed, series_idx, k) & 4294967295 AS DOUBLE) / 4294967296.0)) * 1e6) AS BIGINT) AS inc
+          FROM (SELECT *, CAST(unnest(range(len)) AS INTEGER) AS k FROM scale_series)
+        )`;
+      await duck.createTable('expected', reference, pickUsedParams(reference, params));
+      const compare = await duck.one<{ rows: bigint; expected: bigint; differ: bigint }>(
+        `SELECT (SELECT count(*) FROM modelled) AS rows, (SELECT count(*) FROM expected) AS expected,
+           (SELECT count(*) FROM modelled m FULL JOIN expected e USING (series_key, stage_seq)
+            WHERE m.value IS DISTINCT FROM e.value) AS differ`,
+      );
+      expect(compare).toEqual({
+        rows: BigInt(lengths.reduce((a, b) => a + b, 0)),
+        expected: BigInt(lengths.reduce((a, b) => a + b, 0)),
+        differ: 0n,
+      });
+    } finally {
+      duck.close();
+    }
+  });
 });
