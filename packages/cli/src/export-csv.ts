@@ -139,7 +139,7 @@ function hasPeriod(columns: readonly Column[]): boolean {
 /**
  * Each series' frequency and fiscal year (from every listed table that has them: series, train_series,
  * origins, …), then the period label of every distinct (frequency, fiscal, timestamp) the tables hold —
- * labelled in TypeScript: the label needs the New York date, which DuckDB without ICU cannot compute.
+ * labelled in TypeScript: the label needs the New York date, and SQL works in UTC only (docs/decisions/0024).
  */
 async function stageFrequencies(duck: Duck, files: readonly { readPath: string }[]): Promise<void> {
   const withFrequency: string[] = [];

@@ -450,7 +450,7 @@ async function splitInto(
 
 /**
  * origin_label for every origin: TypeScript labels the distinct (frequency, origin, fiscal) keys with
- * @asof/calendar's periodLabel (New York dates, which DuckDB without ICU cannot compute), then
+ * @asof/calendar's periodLabel (New York dates; SQL works in UTC only, docs/decisions/0024), then
  * labelled_origins.sql joins them back.
  */
 async function labelOrigins(duck: Duck): Promise<void> {
