@@ -14,6 +14,10 @@ interface MixedPlan {
   kind: 'mixed';
   n: number;
   factors: number[];
+  /** lens[level] = the product of factors[level…]: the length of that level's sub-transforms. */
+  lens: number[];
+  /** Where each output slot's input sits before the first butterflies: the mixed-radix digit reversal. */
+  perm: Int32Array;
   /** Twiddles W_n^k = e^{−2πik/n}, k < n. */
   cos: Float64Array;
   sin: Float64Array;
@@ -75,10 +79,13 @@ function mixedPlan(n: number, factors: number[]): MixedPlan {
     sin[k] = -Math.sin((2 * Math.PI * k) / n);
   }
   const maxP = Math.max(1, ...factors);
+  const lens = factors.map((_, level) => factors.slice(level).reduce((a, b) => a * b, 1));
   return {
     kind: 'mixed',
     n,
     factors,
+    lens,
+    perm: digitReversal(n, factors),
     cos,
     sin,
     outRe: new Float64Array(n),
@@ -138,114 +145,133 @@ export function fftPlan(n: number): FftPlan {
 }
 
 /**
- * One DIT level: transforms the n/stride0-strided subsequence of `in` starting at inOff into
- * out[outOff … outOff+len), len = product of factors[level…].
+ * The input index each output slot starts from: the order in which a recursive decimation-in-time
+ * transform (split the n/stride-strided subsequence at inOff into `factors[level]` interleaved ones,
+ * each transformed into its own consecutive block of out) reaches its length-1 leaves.
  */
-function mixedRec(
-  plan: MixedPlan,
-  inRe: Float64Array,
-  inIm: Float64Array,
-  inOff: number,
-  stride: number,
-  outOff: number,
-  len: number,
-  level: number,
-): void {
+function digitReversal(n: number, factors: readonly number[]): Int32Array {
+  const perm = new Int32Array(n);
+  const visit = (inOff: number, stride: number, outOff: number, len: number, level: number) => {
+    if (level === factors.length) {
+      perm[outOff] = inOff;
+      return;
+    }
+    const p = factors[level];
+    const m = len / p;
+    for (let s = 0; s < p; s++) visit(inOff + s * stride, stride * p, outOff + s * m, m, level + 1);
+  };
+  if (n > 1) visit(0, 1, 0, n, 0);
+  return perm;
+}
+
+/**
+ * The mixed-radix transform of in into plan.outRe/outIm: the inputs in digit-reversed order, then the
+ * butterflies of each level from the innermost out, so every sub-transform is whole before the level
+ * above reads it. The arithmetic of each output is that of the recursive form; only the order in which
+ * independent blocks are visited differs, so the results are the same numbers, without a call per block.
+ */
+function mixedTransform(plan: MixedPlan, inRe: Float64Array, inIm: Float64Array): void {
+  const { outRe, outIm, perm, n } = plan;
+  for (let j = 0; j < n; j++) {
+    outRe[j] = inRe[perm[j]];
+    outIm[j] = inIm[perm[j]];
+  }
+  for (let level = plan.factors.length - 1; level >= 0; level--) butterflyLevel(plan, level);
+}
+
+/** One DIT level: combines each block of `lens[level]` outputs from its factors[level] sub-transforms. */
+function butterflyLevel(plan: MixedPlan, level: number): void {
   const { outRe, outIm, cos, sin, n } = plan;
   const p = plan.factors[level];
-  const m = len / p;
-  if (m === 1) {
-    for (let s = 0; s < p; s++) {
-      outRe[outOff + s] = inRe[inOff + s * stride];
-      outIm[outOff + s] = inIm[inOff + s * stride];
-    }
-  } else {
-    for (let s = 0; s < p; s++)
-      mixedRec(plan, inRe, inIm, inOff + s * stride, stride * p, outOff + s * m, m, level + 1);
-  }
+  const len = plan.lens[level];
+  // Integer quotients (| 0), so the loops index with small integers rather than doubles.
+  const m = (len / p) | 0;
   // Twiddle step for this level: W_len^{s·k} = W_n^{s·k·(n/len)}.
-  const tw = n / len;
+  const tw = (n / len) | 0;
   if (p === 2) {
-    for (let k = 0; k < m; k++) {
-      const i0 = outOff + k;
-      const i1 = i0 + m;
-      const w = k * tw;
-      const br = outRe[i1] * cos[w] - outIm[i1] * sin[w];
-      const bi = outRe[i1] * sin[w] + outIm[i1] * cos[w];
-      const ar = outRe[i0];
-      const ai = outIm[i0];
-      outRe[i0] = ar + br;
-      outIm[i0] = ai + bi;
-      outRe[i1] = ar - br;
-      outIm[i1] = ai - bi;
-    }
+    for (let outOff = 0; outOff < n; outOff += len)
+      for (let k = 0; k < m; k++) {
+        const i0 = outOff + k;
+        const i1 = i0 + m;
+        const w = k * tw;
+        const br = outRe[i1] * cos[w] - outIm[i1] * sin[w];
+        const bi = outRe[i1] * sin[w] + outIm[i1] * cos[w];
+        const ar = outRe[i0];
+        const ai = outIm[i0];
+        outRe[i0] = ar + br;
+        outIm[i0] = ai + bi;
+        outRe[i1] = ar - br;
+        outIm[i1] = ai - bi;
+      }
     return;
   }
   if (p === 4) {
-    for (let k = 0; k < m; k++) {
-      const i0 = outOff + k;
-      const i1 = i0 + m;
-      const i2 = i1 + m;
-      const i3 = i2 + m;
-      const w1 = k * tw;
-      const w2 = 2 * w1;
-      const w3 = 3 * w1;
-      const ar = outRe[i0];
-      const ai = outIm[i0];
-      const br = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-      const bi = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-      const cr = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-      const ci = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-      const dr = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
-      const di = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
-      const s0r = ar + cr;
-      const s0i = ai + ci;
-      const s1r = ar - cr;
-      const s1i = ai - ci;
-      const s2r = br + dr;
-      const s2i = bi + di;
-      // (b − d)·(−i) for the forward transform.
-      const s3r = bi - di;
-      const s3i = dr - br;
-      outRe[i0] = s0r + s2r;
-      outIm[i0] = s0i + s2i;
-      outRe[i1] = s1r + s3r;
-      outIm[i1] = s1i + s3i;
-      outRe[i2] = s0r - s2r;
-      outIm[i2] = s0i - s2i;
-      outRe[i3] = s1r - s3r;
-      outIm[i3] = s1i - s3i;
-    }
+    for (let outOff = 0; outOff < n; outOff += len)
+      for (let k = 0; k < m; k++) {
+        const i0 = outOff + k;
+        const i1 = i0 + m;
+        const i2 = i1 + m;
+        const i3 = i2 + m;
+        const w1 = k * tw;
+        const w2 = 2 * w1;
+        const w3 = 3 * w1;
+        const ar = outRe[i0];
+        const ai = outIm[i0];
+        const br = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
+        const bi = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
+        const cr = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
+        const ci = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
+        const dr = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
+        const di = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
+        const s0r = ar + cr;
+        const s0i = ai + ci;
+        const s1r = ar - cr;
+        const s1i = ai - ci;
+        const s2r = br + dr;
+        const s2i = bi + di;
+        // (b − d)·(−i) for the forward transform.
+        const s3r = bi - di;
+        const s3i = dr - br;
+        outRe[i0] = s0r + s2r;
+        outIm[i0] = s0i + s2i;
+        outRe[i1] = s1r + s3r;
+        outIm[i1] = s1i + s3i;
+        outRe[i2] = s0r - s2r;
+        outIm[i2] = s0i - s2i;
+        outRe[i3] = s1r - s3r;
+        outIm[i3] = s1i - s3i;
+      }
     return;
   }
   if (p === 3) {
     const s1 = Math.sqrt(3) / 2;
-    for (let k = 0; k < m; k++) {
-      const i0 = outOff + k;
-      const i1 = i0 + m;
-      const i2 = i1 + m;
-      const w1 = k * tw;
-      const w2 = 2 * w1;
-      const a0r = outRe[i0];
-      const a0i = outIm[i0];
-      const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-      const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-      const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-      const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-      const br = a1r + a2r;
-      const bi = a1i + a2i;
-      const tr = a0r - br / 2;
-      const ti = a0i - bi / 2;
-      const ur = s1 * (a1r - a2r);
-      const ui = s1 * (a1i - a2i);
-      outRe[i0] = a0r + br;
-      outIm[i0] = a0i + bi;
-      // X1 = t − i·u, X2 = t + i·u.
-      outRe[i1] = tr + ui;
-      outIm[i1] = ti - ur;
-      outRe[i2] = tr - ui;
-      outIm[i2] = ti + ur;
-    }
+    for (let outOff = 0; outOff < n; outOff += len)
+      for (let k = 0; k < m; k++) {
+        const i0 = outOff + k;
+        const i1 = i0 + m;
+        const i2 = i1 + m;
+        const w1 = k * tw;
+        const w2 = 2 * w1;
+        const a0r = outRe[i0];
+        const a0i = outIm[i0];
+        const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
+        const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
+        const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
+        const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
+        const br = a1r + a2r;
+        const bi = a1i + a2i;
+        const tr = a0r - br / 2;
+        const ti = a0i - bi / 2;
+        const ur = s1 * (a1r - a2r);
+        const ui = s1 * (a1i - a2i);
+        outRe[i0] = a0r + br;
+        outIm[i0] = a0i + bi;
+        // X1 = t − i·u, X2 = t + i·u.
+        outRe[i1] = tr + ui;
+        outIm[i1] = ti - ur;
+        outRe[i2] = tr - ui;
+        outIm[i2] = ti + ur;
+      }
     return;
   }
   if (p === 5) {
@@ -253,87 +279,89 @@ function mixedRec(
     const c2 = Math.cos((4 * Math.PI) / 5);
     const s1 = Math.sin((2 * Math.PI) / 5);
     const s2 = Math.sin((4 * Math.PI) / 5);
-    for (let k = 0; k < m; k++) {
-      const i0 = outOff + k;
-      const i1 = i0 + m;
-      const i2 = i1 + m;
-      const i3 = i2 + m;
-      const i4 = i3 + m;
-      const w1 = k * tw;
-      const w2 = 2 * w1;
-      const w3 = 3 * w1;
-      const w4 = 4 * w1;
-      const a0r = outRe[i0];
-      const a0i = outIm[i0];
-      const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-      const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-      const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-      const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-      const a3r = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
-      const a3i = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
-      const a4r = outRe[i4] * cos[w4] - outIm[i4] * sin[w4];
-      const a4i = outRe[i4] * sin[w4] + outIm[i4] * cos[w4];
-      const b1r = a1r + a4r;
-      const b1i = a1i + a4i;
-      const b2r = a2r + a3r;
-      const b2i = a2i + a3i;
-      const d1r = a1r - a4r;
-      const d1i = a1i - a4i;
-      const d2r = a2r - a3r;
-      const d2i = a2i - a3i;
-      const t1r = a0r + c1 * b1r + c2 * b2r;
-      const t1i = a0i + c1 * b1i + c2 * b2i;
-      const t2r = a0r + c2 * b1r + c1 * b2r;
-      const t2i = a0i + c2 * b1i + c1 * b2i;
-      const u1r = s1 * d1r + s2 * d2r;
-      const u1i = s1 * d1i + s2 * d2i;
-      const u2r = s2 * d1r - s1 * d2r;
-      const u2i = s2 * d1i - s1 * d2i;
-      outRe[i0] = a0r + b1r + b2r;
-      outIm[i0] = a0i + b1i + b2i;
-      // X1 = t1 − i·u1, X4 = t1 + i·u1, X2 = t2 − i·u2, X3 = t2 + i·u2.
-      outRe[i1] = t1r + u1i;
-      outIm[i1] = t1i - u1r;
-      outRe[i4] = t1r - u1i;
-      outIm[i4] = t1i + u1r;
-      outRe[i2] = t2r + u2i;
-      outIm[i2] = t2i - u2r;
-      outRe[i3] = t2r - u2i;
-      outIm[i3] = t2i + u2r;
-    }
+    for (let outOff = 0; outOff < n; outOff += len)
+      for (let k = 0; k < m; k++) {
+        const i0 = outOff + k;
+        const i1 = i0 + m;
+        const i2 = i1 + m;
+        const i3 = i2 + m;
+        const i4 = i3 + m;
+        const w1 = k * tw;
+        const w2 = 2 * w1;
+        const w3 = 3 * w1;
+        const w4 = 4 * w1;
+        const a0r = outRe[i0];
+        const a0i = outIm[i0];
+        const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
+        const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
+        const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
+        const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
+        const a3r = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
+        const a3i = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
+        const a4r = outRe[i4] * cos[w4] - outIm[i4] * sin[w4];
+        const a4i = outRe[i4] * sin[w4] + outIm[i4] * cos[w4];
+        const b1r = a1r + a4r;
+        const b1i = a1i + a4i;
+        const b2r = a2r + a3r;
+        const b2i = a2i + a3i;
+        const d1r = a1r - a4r;
+        const d1i = a1i - a4i;
+        const d2r = a2r - a3r;
+        const d2i = a2i - a3i;
+        const t1r = a0r + c1 * b1r + c2 * b2r;
+        const t1i = a0i + c1 * b1i + c2 * b2i;
+        const t2r = a0r + c2 * b1r + c1 * b2r;
+        const t2i = a0i + c2 * b1i + c1 * b2i;
+        const u1r = s1 * d1r + s2 * d2r;
+        const u1i = s1 * d1i + s2 * d2i;
+        const u2r = s2 * d1r - s1 * d2r;
+        const u2i = s2 * d1i - s1 * d2i;
+        outRe[i0] = a0r + b1r + b2r;
+        outIm[i0] = a0i + b1i + b2i;
+        // X1 = t1 − i·u1, X4 = t1 + i·u1, X2 = t2 − i·u2, X3 = t2 + i·u2.
+        outRe[i1] = t1r + u1i;
+        outIm[i1] = t1i - u1r;
+        outRe[i4] = t1r - u1i;
+        outIm[i4] = t1i + u1r;
+        outRe[i2] = t2r + u2i;
+        outIm[i2] = t2i - u2r;
+        outRe[i3] = t2r - u2i;
+        outIm[i3] = t2i + u2r;
+      }
     return;
   }
   const { tRe, tIm } = plan;
   const np = n / p;
-  for (let k = 0; k < m; k++) {
-    for (let s = 0; s < p; s++) {
-      const i = outOff + s * m + k;
-      const w = ((s * k) % len) * tw;
-      tRe[s] = outRe[i] * cos[w] - outIm[i] * sin[w];
-      tIm[s] = outRe[i] * sin[w] + outIm[i] * cos[w];
-    }
-    for (let q = 0; q < p; q++) {
-      let re = tRe[0];
-      let im = tIm[0];
-      let e = 0;
-      for (let s = 1; s < p; s++) {
-        e += q;
-        if (e >= p) e -= p;
-        const w = e * np;
-        re += tRe[s] * cos[w] - tIm[s] * sin[w];
-        im += tRe[s] * sin[w] + tIm[s] * cos[w];
+  for (let outOff = 0; outOff < n; outOff += len)
+    for (let k = 0; k < m; k++) {
+      for (let s = 0; s < p; s++) {
+        const i = outOff + s * m + k;
+        const w = ((s * k) % len) * tw;
+        tRe[s] = outRe[i] * cos[w] - outIm[i] * sin[w];
+        tIm[s] = outRe[i] * sin[w] + outIm[i] * cos[w];
       }
-      outRe[outOff + q * m + k] = re;
-      outIm[outOff + q * m + k] = im;
+      for (let q = 0; q < p; q++) {
+        let re = tRe[0];
+        let im = tIm[0];
+        let e = 0;
+        for (let s = 1; s < p; s++) {
+          e += q;
+          if (e >= p) e -= p;
+          const w = e * np;
+          re += tRe[s] * cos[w] - tIm[s] * sin[w];
+          im += tRe[s] * sin[w] + tIm[s] * cos[w];
+        }
+        outRe[outOff + q * m + k] = re;
+        outIm[outOff + q * m + k] = im;
+      }
     }
-  }
 }
 
 /** Forward FFT of re/im (length plan.n) in place. */
 export function fftInPlace(plan: FftPlan, re: Float64Array, im: Float64Array): void {
   if (plan.kind === 'mixed') {
     if (plan.n === 1) return;
-    mixedRec(plan, re, im, 0, 1, 0, plan.n, 0);
+    mixedTransform(plan, re, im);
     re.set(plan.outRe.subarray(0, plan.n));
     im.set(plan.outIm.subarray(0, plan.n));
     return;
