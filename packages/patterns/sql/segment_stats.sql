@@ -7,7 +7,9 @@
 --   (sample std of the segment's returns; consecutive = adjacent grid steps), else 'uptrend' when the share of positive returns is
 --   ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'.
 --   series_key is segment_steps' integer key of series_id (segment_characteristics is keyed by it).
-WITH source AS (
+WITH source AS NOT MATERIALIZED (
+  -- Read twice (counted, outliers) as two scans of the table, rather than copied into a CTE buffer
+  -- of every step first; a single-threaded scan reads the table in its stored order either way.
   SELECT * FROM segment_steps
 ),
 keyed_series AS (
