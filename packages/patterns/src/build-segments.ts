@@ -165,9 +165,10 @@ const keyParts = (key: number): [number, number] => {
  * anyway (a left join), the rule just spares the work on partial segments. segment_steps is stored sorted
  * by (series_key, segment, step) and DuckDB preserves insertion order, so a plain scan arrives in order
  * without another sort of the panel; the order is checked as it streams, and an out-of-order scan falls
- * back to an ORDER BY query. The table is read as up to SCAN_STREAMS scans of consecutive series_key
- * ranges at once (cut by row counts, keyRanges), each on its own connection, and their rows are joined in
- * range order: the same rows in the same order as one scan. Returns are copied into batches of whole
+ * back to an ORDER BY query. The table is read as SCAN_STREAMS scans of consecutive series_key ranges at
+ * once, each on its own connection (keyRanges cuts at most 1/SCAN_STREAMS of the rows per range, so a
+ * small last range can make one more), and their rows are joined in range order: the same rows in the
+ * same order as one scan. Returns are copied into batches of whole
  * segments for `workers` worker threads (docs/decisions/0025); memory stays at a few batches per worker
  * and scan.
  */
