@@ -1,9 +1,10 @@
 /**
  * Complex FFT (forward, e^{−2πi·jk/n}, unscaled) of any length, in split re/im arrays.
  *
- * Lengths whose prime factors are all ≤ 61 use a recursive mixed-radix decimation-in-time transform
- * (specialised radix 4, 2, 3 and 5, a generic O(p²) butterfly for larger primes) — segment lengths such as
- * 250, 252, 365 = 5·73 → Bluestein, 4,000 = 2⁵·5³ stay on this path. Other lengths use Bluestein's
+ * Lengths whose prime factors are all ≤ 61 use a mixed-radix decimation-in-time transform, run level by
+ * level over a digit-reversed copy of the input (specialised radix 4, 2, 3 and 5, a generic O(p²)
+ * butterfly for larger primes) — segment lengths such as 250, 252 and 4,000 = 2⁵·5³ stay on this path,
+ * while 365 = 5·73 goes to Bluestein. Other lengths use Bluestein's
  * chirp-z algorithm on a power-of-two grid ≥ 2n − 1. Plans are cached per length because the
  * analysis transforms many series of the same few lengths.
  */
