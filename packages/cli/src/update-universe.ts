@@ -32,6 +32,7 @@ import {
   createStagingTables,
   loadRegistryTables,
   membershipWarnings,
+  OBSERVATION_MODELS,
   runModels,
   StageSink,
   shortEvalSeriesWarning,
@@ -322,15 +323,18 @@ async function updateInto(
     const warnings: BuildWarning[] = [...sink.warnings, ...keptWarnings(old.manifest, d)];
     const priceQuality = mergedPriceQuality(old.manifest, d, report.priceQuality as PriceQualitySummaryRow[]);
     await assertKnownUnits(duck, registry);
-    await runModels(duck, ['observations']);
-    await duck.run('ALTER TABLE observations RENAME TO obs_fresh');
+    // The model's rows over what was staged, with their strings (the view), kept as a table of their own:
+    // update_observations joins them with OLD's and becomes the `observations` the later models read.
+    await runModels(duck, OBSERVATION_MODELS);
+    await duck.run('CREATE TABLE obs_fresh AS SELECT * FROM observations');
+    await duck.run('DROP VIEW observations');
     await duck.createTable('observations', updateModelSql('update_observations'), {
       old_files: listValue(old.readPaths('observations')),
     });
     step('observations assembled from OLD and the staged rows');
     await runModels(
       duck,
-      UNIVERSE_MODELS.filter((m) => m !== 'observations'),
+      UNIVERSE_MODELS.filter((m) => !(OBSERVATION_MODELS as readonly string[]).includes(m)),
       { eval_start: `${config.eval_start}T00:00:00Z` },
     );
     step('models built');

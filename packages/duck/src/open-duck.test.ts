@@ -51,6 +51,32 @@ describe('Duck', () => {
     expect(await count('below_seven')).toBe(7);
   });
 
+  it('creates a shared view every connection reads, and refuses one with a $parameter', async () => {
+    await duck.createView('evens', 'SELECT range AS x FROM range(10) WHERE range % 2 = 0', undefined, {
+      shared: true,
+    });
+    const other = await duck.connect();
+    try {
+      expect(await other.one('SELECT count(*) AS n FROM evens')).toEqual({ n: 5n });
+    } finally {
+      other.close();
+    }
+    // A session variable would be NULL on the other connection: a shared view may not bind one.
+    await expect(
+      duck.createView(
+        'below',
+        'SELECT range AS x FROM range(10) WHERE range < $cut',
+        { cut: 3 },
+        { shared: true },
+      ),
+    ).rejects.toThrow(/shared view reads no \$parameters/);
+    await expect(
+      duck.createView('below', 'SELECT range AS x FROM range(10) WHERE range < $cut', undefined, {
+        shared: true,
+      }),
+    ).rejects.toThrow(/shared view reads no \$parameters/);
+  });
+
   it('appends columns through data chunks', async () => {
     await duck.run('CREATE TABLE t (s VARCHAR, v DOUBLE)');
     const n = 5000;

@@ -135,10 +135,27 @@ export class Duck {
    * cannot prepare a view, so each `$name` the query uses is bound once into a session variable
    * (`SET VARIABLE`, a bound value, never spliced into the SQL) and the view reads it with getvariable();
    * the variable is named after the view, so two views never share one.
+   * `shared: true` makes a view of the database instead, which every connection reads (a session variable
+   * is one connection's), so it takes no `$name`.
    */
-  async createView(view: string, query: string, params?: Params): Promise<void> {
+  async createView(
+    view: string,
+    query: string,
+    params?: Params,
+    options: { shared?: boolean } = {},
+  ): Promise<void> {
     let body = stripTrailingSemicolon(query);
-    for (const [name, value] of Object.entries(params ? pickUsedParams(query, params) : {})) {
+    const used = Object.entries(params ? pickUsedParams(query, params) : {});
+    if (options.shared) {
+      if (used.length > 0 || paramPattern('[A-Za-z_][A-Za-z0-9_]*', '').test(body)) {
+        throw new DuckError(
+          `a shared view reads no $parameters (a session variable is one connection's): ${view} uses one; make it a table or a view of one connection`,
+        );
+      }
+      await this.run(`CREATE OR REPLACE VIEW ${quoteIdent(view)} AS ${body}`);
+      return;
+    }
+    for (const [name, value] of used) {
       const variable = `asof_${view}_${name}`;
       await this.run(`SET VARIABLE ${quoteIdent(variable)} = $value`, { value });
       body = body.replace(paramPattern(name, 'g'), `getvariable(${quoteLiteral(variable)})`);

@@ -1,3 +1,5 @@
+import { OBSERVATION_MODELS } from './run-models.ts';
+
 export * from './load-registry-tables.ts';
 export * from './membership-warnings.ts';
 export * from './run-models.ts';
@@ -7,7 +9,7 @@ export * from './write-universe.ts';
 
 /** The universe models in dependency order. */
 export const UNIVERSE_MODELS = [
-  'observations',
+  ...OBSERVATION_MODELS,
   'series_stats',
   'membership',
   'member_spans',

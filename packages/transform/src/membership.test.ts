@@ -2,7 +2,7 @@ import { Duck } from '@asof/duck';
 import type { MembershipRow, SeriesInput } from '@asof/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { membershipWarnings } from './membership-warnings.ts';
-import { createStagingTables, runModels } from './run-models.ts';
+import { createStagingTables, OBSERVATION_MODELS, runModels } from './run-models.ts';
 import { StageSink } from './stage-sink.ts';
 
 const T = (iso: string) => Date.parse(iso) * 1000;
@@ -198,7 +198,7 @@ describe('series universe_kind, eval targets and warnings with membership', () =
     sink.close();
     await runModels(
       duck,
-      ['observations', 'series_stats', 'membership', 'member_spans', 'series', 'short_eval_series'],
+      [...OBSERVATION_MODELS, 'series_stats', 'membership', 'member_spans', 'series', 'short_eval_series'],
       { eval_start: '2020-01-01T00:00:00Z' },
     );
   }

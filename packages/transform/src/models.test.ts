@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { Duck, listValue } from '@asof/duck';
 import type { SeriesInput } from '@asof/schema';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertInvariants, createStagingTables, modelPath, runModels } from './run-models.ts';
+import {
+  assertInvariants,
+  createStagingTables,
+  modelPath,
+  OBSERVATION_MODELS,
+  runModels,
+} from './run-models.ts';
 import { shortEvalSeriesWarning } from './short-eval-series-warning.ts';
 import { StageSink } from './stage-sink.ts';
 
@@ -56,7 +62,14 @@ async function stage(rows: [string, string, number | null][], series: SeriesInpu
   sink.close();
   await runModels(
     duck,
-    ['observations', 'series_stats', 'membership', 'series', 'short_eval_series', 'invariant_violations'],
+    [
+      ...OBSERVATION_MODELS,
+      'series_stats',
+      'membership',
+      'series',
+      'short_eval_series',
+      'invariant_violations',
+    ],
     {
       eval_start: '2020-01-01T00:00:00Z',
     },
@@ -161,7 +174,7 @@ describe('observations model', () => {
       source_ref: 'r',
     });
     sink.close();
-    await runModels(duck, ['observations', 'invariant_violations']);
+    await runModels(duck, [...OBSERVATION_MODELS, 'invariant_violations']);
     await expect(assertInvariants(duck)).rejects.toThrow(/available_before_timestamp: series x:px/);
   });
 

@@ -21,11 +21,25 @@ export async function createStagingTables(duck: Duck): Promise<void> {
   }
 }
 
-/** Builds each model table from its `.sql` file, in order. */
+/**
+ * The models behind the `observations` relation, in dependency order: the series dimension, the rows with
+ * integer keys, and the view that joins their strings (models/observations.sql).
+ */
+export const OBSERVATION_MODELS = ['observation_series', 'observation_rows', 'observations'] as const;
+
+/**
+ * Models built as views of the database rather than tables: `observations` joins the strings to
+ * observation_rows where it is read (storing them per row cost more than computing the rows, issue 21).
+ */
+const VIEW_MODELS: ReadonlySet<string> = new Set(['observations']);
+
+/** Builds each model from its `.sql` file, in order: a table, or a view for VIEW_MODELS. */
 export async function runModels(duck: Duck, names: readonly string[], params: Params = {}): Promise<void> {
   for (const name of names) {
     const sql = readFileSync(modelPath(name), 'utf8');
-    await duck.createTable(name, sql, pickUsedParams(sql, params));
+    if (VIEW_MODELS.has(name))
+      await duck.createView(name, sql, pickUsedParams(sql, params), { shared: true });
+    else await duck.createTable(name, sql, pickUsedParams(sql, params));
   }
 }
 
