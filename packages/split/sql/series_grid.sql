@@ -3,22 +3,28 @@
 -- grain: (series_key, "timestamp") — series_key from series_keys.sql
 -- invariants: step_index runs 1..n without gaps per series; first_available_at is the first release;
 --   n_vintages counts the rows (releases) of the timestamp.
+-- Revised series are read from the files of their frequencies only (split_revised_observations): the two
+-- branches scan their own files instead of sharing a CTE that DuckDB would buffer whole to read twice.
 WITH source AS (
-  SELECT k.series_key, k.frequency, k.n_revisions, o."timestamp", o.available_at
+  SELECT k.series_key, k.frequency, o."timestamp", o.available_at
   FROM split_observations AS o
   JOIN series_keys AS k USING (series_id)
-  WHERE k.eval_target
+  WHERE k.eval_target AND k.n_revisions = 0
+),
+revised_source AS (
+  SELECT k.series_key, k.frequency, o."timestamp", o.available_at
+  FROM split_revised_observations AS o
+  JOIN series_keys AS k USING (series_id)
+  WHERE k.eval_target AND k.n_revisions > 0
 ),
 -- Series the parent built without revisions (the hash-verified series.parquet says so) hold one row per
 -- timestamp: only revised series pay for the per-timestamp aggregate.
 renamed AS (
   SELECT series_key, frequency, "timestamp", available_at AS first_available_at, CAST(1 AS BIGINT) AS n_vintages
   FROM source
-  WHERE n_revisions = 0
   UNION ALL
   SELECT series_key, frequency, "timestamp", min(available_at) AS first_available_at, count(*) AS n_vintages
-  FROM source
-  WHERE n_revisions > 0
+  FROM revised_source
   GROUP BY series_key, frequency, "timestamp"
 ),
 final AS (

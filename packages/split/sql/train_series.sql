@@ -9,10 +9,10 @@ WITH source AS (
   JOIN series_keys AS k USING (series_id)
 ),
 -- Only series the parent says were revised can have revisions before the cutoff: the others hold one row
--- per timestamp, so they skip the distinct count.
+-- per timestamp, so they skip the distinct count (and only their frequencies' files are read).
 known AS (
   SELECT k.series_key, count(*) - count(DISTINCT o."timestamp") AS n_revisions
-  FROM split_observations AS o
+  FROM split_revised_observations AS o
   JOIN series_keys AS k USING (series_id)
   WHERE o.available_at < $train_cutoff::TIMESTAMPTZ AND k.n_revisions > 0
   GROUP BY k.series_key

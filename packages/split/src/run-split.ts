@@ -509,17 +509,16 @@ async function loadParent(
   }
   // Only the files the verified manifest lists, read through the descriptors that were hashed (never a
   // glob over whatever else lies in the folder); the frequency comes from each file's listed path.
-  await duck.run(
-    `CREATE VIEW split_observations AS
-     ${obsFiles
-       .map(
-         (
-           f,
-         ) => `SELECT series_id, ${quoteLiteral(frequencyOfPath(f.output.path))} AS frequency, "timestamp", period_start,
+  const observationsOf = (files: typeof obsFiles) =>
+    files
+      .map(
+        (
+          f,
+        ) => `SELECT series_id, ${quoteLiteral(frequencyOfPath(f.output.path))} AS frequency, "timestamp", period_start,
                 available_at, value, available_at_basis, source_ref FROM read_parquet(${quoteLiteral(f.readPath)})`,
-       )
-       .join('\n     UNION ALL ')}`,
-  );
+      )
+      .join('\n     UNION ALL ');
+  await duck.run(`CREATE VIEW split_observations AS\n     ${observationsOf(obsFiles)}`);
   const filter = seriesFilterSql(filters);
   await duck.run(
     `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(seriesFile.readPath)}) WHERE ${filter.sql}`,
@@ -527,6 +526,22 @@ async function loadParent(
   );
   const kept = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM split_series')).n);
   if (kept === 0) await refuseEmptyFilter(duck, seriesFile.readPath, filters, verified.label);
+  // The files of the frequencies that hold a revised series: the per-timestamp work on revisions reads
+  // these only (at FinVerse scale the BD and D bars, most rows, have none), so the training snapshot scans
+  // the big files once instead of buffering every row for a second pass (train_observations.sql).
+  const revised = new Set(
+    (
+      await duck.all<{ frequency: string }>(
+        'SELECT DISTINCT frequency FROM split_series WHERE n_revisions > 0',
+      )
+    ).map((r) => r.frequency),
+  );
+  const revisedFiles = obsFiles.filter((f) => revised.has(frequencyOfPath(f.output.path)));
+  await duck.run(
+    `CREATE VIEW split_revised_observations AS\n     ${
+      revisedFiles.length > 0 ? observationsOf(revisedFiles) : 'SELECT * FROM split_observations WHERE false'
+    }`,
+  );
   // Membership (docs/decisions/0021): the resolved spans decide which origins are served; the evidence rows
   // of the split's entities go into the split. A universe built before membership has neither: everyone is
   // a member.

@@ -48,6 +48,9 @@ export async function loadSplitFixture(
       )}) AS v(series_id, frequency, "timestamp", period_start, available_at, value, available_at_basis,
         source_ref)`,
   );
+  // The fixture's one series is quarterly: the revised rows are all of its rows (run-split.ts keeps the
+  // files of the frequencies that hold a revised series).
+  await duck.run('CREATE VIEW split_revised_observations AS SELECT * FROM split_observations');
   await duck.run(
     `CREATE TABLE split_series AS SELECT '${id}' AS series_id, 'Q' AS frequency, true AS eval_target,
        ${series.nRevisions}::BIGINT AS n_revisions, NULL::TIMESTAMPTZ AS first_timestamp,
