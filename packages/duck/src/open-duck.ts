@@ -145,9 +145,8 @@ export class Duck {
     options: { shared?: boolean } = {},
   ): Promise<void> {
     let body = stripTrailingSemicolon(query);
-    const used = Object.entries(params ? pickUsedParams(query, params) : {});
     if (options.shared) {
-      if (used.length > 0 || paramPattern('[A-Za-z_][A-Za-z0-9_]*', '').test(body)) {
+      if (paramPattern('[A-Za-z_][A-Za-z0-9_]*').test(body)) {
         throw new DuckError(
           `a shared view reads no $parameters (a session variable is one connection's): ${view} uses one; make it a table or a view of one connection`,
         );
@@ -155,7 +154,7 @@ export class Duck {
       await this.run(`CREATE OR REPLACE VIEW ${quoteIdent(view)} AS ${body}`);
       return;
     }
-    for (const [name, value] of used) {
+    for (const [name, value] of Object.entries(params ? pickUsedParams(query, params) : {})) {
       const variable = `asof_${view}_${name}`;
       await this.run(`SET VARIABLE ${quoteIdent(variable)} = $value`, { value });
       body = body.replace(paramPattern(name, 'g'), `getvariable(${quoteLiteral(variable)})`);
