@@ -48,7 +48,15 @@ describe('fftInPlace', () => {
   // The bits, not just the values: segments.parquet (forecastability) must stay the same bytes when the
   // transform is reorganised for speed. Recorded from the recursive form (before 2026-12-02) — the same
   // butterflies in the same factor order give the same doubles; any change of the arithmetic shows here.
+  // 7, 61, 122 = 2·61, 129 = 3·43, 247 = 13·19 and 259 = 7·37 take the generic butterfly (recorded from
+  // its one-output-at-a-time form, before the pairs and the gathered DFT matrix).
   it.each([
+    [7, '0fef4f603fcc62ad'],
+    [61, '9148203c5501c778'],
+    [122, '25ea071d2dbc3834'],
+    [129, 'b75309d020faa052'],
+    [247, '4ae9bada9413ebd9'],
+    [259, 'ff324f3b5de43acc'],
     [60, '082fa2ed58e87c5a'],
     [249, '8265fabb8797da3b'],
     [250, 'a3f05f8d7fbac5a2'],

@@ -27,6 +27,12 @@ interface MixedPlan {
   /** Scratch for the generic butterfly (largest factor). */
   tRe: Float64Array;
   tIm: Float64Array;
+  /**
+   * Per level with a generic factor p, its DFT matrix gathered from cos/sin: entry q·p + s holds
+   * W_n^{((q·s) mod p)·n/p}, the very twiddle the butterfly's output q applies to input s.
+   */
+  dftCos: (Float64Array | null)[];
+  dftSin: (Float64Array | null)[];
 }
 
 interface BluesteinPlan {
@@ -81,6 +87,14 @@ function mixedPlan(n: number, factors: number[]): MixedPlan {
   }
   const maxP = Math.max(1, ...factors);
   const lens = factors.map((_, level) => factors.slice(level).reduce((a, b) => a * b, 1));
+  const gather = (table: Float64Array) =>
+    factors.map((p) => {
+      if (p <= 5) return null;
+      const np = n / p;
+      const out = new Float64Array(p * p);
+      for (let q = 0; q < p; q++) for (let s = 0; s < p; s++) out[q * p + s] = table[((q * s) % p) * np];
+      return out;
+    });
   return {
     kind: 'mixed',
     n,
@@ -93,6 +107,8 @@ function mixedPlan(n: number, factors: number[]): MixedPlan {
     outIm: new Float64Array(n),
     tRe: new Float64Array(maxP),
     tIm: new Float64Array(maxP),
+    dftCos: gather(cos),
+    dftSin: gather(sin),
   };
 }
 
@@ -189,14 +205,16 @@ function butterflyLevel(plan: MixedPlan, level: number): void {
   const m = (len / p) | 0;
   // Twiddle step for this level: W_len^{s·k} = W_n^{s·k·(n/len)}.
   const tw = (n / len) | 0;
+  // Radix 2 and 4 visit k outside the blocks, so a k's twiddles are read once for every block at that
+  // offset; each butterfly is the same arithmetic as block by block.
   if (p === 2) {
-    for (let outOff = 0; outOff < n; outOff += len)
-      for (let k = 0; k < m; k++) {
-        const i0 = outOff + k;
+    for (let k = 0; k < m; k++) {
+      const wc = cos[k * tw];
+      const ws = sin[k * tw];
+      for (let i0 = k; i0 < n; i0 += len) {
         const i1 = i0 + m;
-        const w = k * tw;
-        const br = outRe[i1] * cos[w] - outIm[i1] * sin[w];
-        const bi = outRe[i1] * sin[w] + outIm[i1] * cos[w];
+        const br = outRe[i1] * wc - outIm[i1] * ws;
+        const bi = outRe[i1] * ws + outIm[i1] * wc;
         const ar = outRe[i0];
         const ai = outIm[i0];
         outRe[i0] = ar + br;
@@ -204,26 +222,30 @@ function butterflyLevel(plan: MixedPlan, level: number): void {
         outRe[i1] = ar - br;
         outIm[i1] = ai - bi;
       }
+    }
     return;
   }
   if (p === 4) {
-    for (let outOff = 0; outOff < n; outOff += len)
-      for (let k = 0; k < m; k++) {
-        const i0 = outOff + k;
+    for (let k = 0; k < m; k++) {
+      const w1 = k * tw;
+      const c1 = cos[w1];
+      const s1 = sin[w1];
+      const c2 = cos[2 * w1];
+      const s2 = sin[2 * w1];
+      const c3 = cos[3 * w1];
+      const s3 = sin[3 * w1];
+      for (let i0 = k; i0 < n; i0 += len) {
         const i1 = i0 + m;
         const i2 = i1 + m;
         const i3 = i2 + m;
-        const w1 = k * tw;
-        const w2 = 2 * w1;
-        const w3 = 3 * w1;
         const ar = outRe[i0];
         const ai = outIm[i0];
-        const br = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-        const bi = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-        const cr = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-        const ci = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-        const dr = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
-        const di = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
+        const br = outRe[i1] * c1 - outIm[i1] * s1;
+        const bi = outRe[i1] * s1 + outIm[i1] * c1;
+        const cr = outRe[i2] * c2 - outIm[i2] * s2;
+        const ci = outRe[i2] * s2 + outIm[i2] * c2;
+        const dr = outRe[i3] * c3 - outIm[i3] * s3;
+        const di = outRe[i3] * s3 + outIm[i3] * c3;
         const s0r = ar + cr;
         const s0i = ai + ci;
         const s1r = ar - cr;
@@ -242,6 +264,7 @@ function butterflyLevel(plan: MixedPlan, level: number): void {
         outRe[i3] = s1r - s3r;
         outIm[i3] = s1i - s3i;
       }
+    }
     return;
   }
   if (p === 3) {
@@ -332,7 +355,8 @@ function butterflyLevel(plan: MixedPlan, level: number): void {
     return;
   }
   const { tRe, tIm } = plan;
-  const np = n / p;
+  const dc = plan.dftCos[level] as Float64Array;
+  const ds = plan.dftSin[level] as Float64Array;
   for (let outOff = 0; outOff < n; outOff += len)
     for (let k = 0; k < m; k++) {
       for (let s = 0; s < p; s++) {
@@ -341,19 +365,42 @@ function butterflyLevel(plan: MixedPlan, level: number): void {
         tRe[s] = outRe[i] * cos[w] - outIm[i] * sin[w];
         tIm[s] = outRe[i] * sin[w] + outIm[i] * cos[w];
       }
-      for (let q = 0; q < p; q++) {
+      // Two outputs per pass over the inputs: each keeps its own sums in the same order as alone, and
+      // the pair gives the CPU two independent add chains. p is an odd prime here (factorize takes out
+      // 4s and 2s, and 3 and 5 have their own butterflies), so output 0 goes first on its own.
+      {
         let re = tRe[0];
         let im = tIm[0];
-        let e = 0;
         for (let s = 1; s < p; s++) {
-          e += q;
-          if (e >= p) e -= p;
-          const w = e * np;
-          re += tRe[s] * cos[w] - tIm[s] * sin[w];
-          im += tRe[s] * sin[w] + tIm[s] * cos[w];
+          re += tRe[s] * dc[s] - tIm[s] * ds[s];
+          im += tRe[s] * ds[s] + tIm[s] * dc[s];
         }
-        outRe[outOff + q * m + k] = re;
-        outIm[outOff + q * m + k] = im;
+        outRe[outOff + k] = re;
+        outIm[outOff + k] = im;
+      }
+      for (let q = 1; q < p; q += 2) {
+        const a = q * p;
+        const b = a + p;
+        let re0 = tRe[0];
+        let im0 = tIm[0];
+        let re1 = re0;
+        let im1 = im0;
+        for (let s = 1; s < p; s++) {
+          const xr = tRe[s];
+          const xi = tIm[s];
+          const c0 = dc[a + s];
+          const s0 = ds[a + s];
+          const c1 = dc[b + s];
+          const s1 = ds[b + s];
+          re0 += xr * c0 - xi * s0;
+          im0 += xr * s0 + xi * c0;
+          re1 += xr * c1 - xi * s1;
+          im1 += xr * s1 + xi * c1;
+        }
+        outRe[outOff + q * m + k] = re0;
+        outIm[outOff + q * m + k] = im0;
+        outRe[outOff + (q + 1) * m + k] = re1;
+        outIm[outOff + (q + 1) * m + k] = im1;
       }
     }
 }
