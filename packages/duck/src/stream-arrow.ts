@@ -1,5 +1,5 @@
 import { type DuckDBDataChunk, DuckDBTypeId } from '@duckdb/node-api';
-import { type Table, tableFromArrays } from 'apache-arrow';
+import type { Table } from 'apache-arrow';
 import { type Duck, DuckError, type Params } from './open-duck.ts';
 
 /** Numeric types whose vectors hold a typed array of their values (`items`), read without boxing each one. */
@@ -85,12 +85,14 @@ async function forEachChunk(
  * computation. Numeric columns become Float64 (NULL → NaN; BIGINT via Number, so keep them < 2^53),
  * VARCHAR becomes Utf8, BOOLEAN Bool. Cast timestamps to epoch micros in SQL (`epoch_us(ts)`) first.
  */
-export function streamArrow(
+export async function streamArrow(
   duck: Duck,
   sql: string,
   params: Params | undefined,
   onBatch: (batch: Table) => void | Promise<void>,
 ): Promise<number> {
+  // Loaded on first use: apache-arrow takes ~0.3 s to import, which every command would pay at start.
+  const { tableFromArrays } = await import('apache-arrow');
   return forEachChunk(duck, sql, params, (chunk, names) => {
     const cols: Record<string, Float64Array | string[] | boolean[]> = {};
     for (let c = 0; c < names.length; c++) {

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from './clock.ts';
 import { decodeBody } from './decode-body.ts';
 import { HttpError, OfflineCacheMissError } from './http-error.ts';
@@ -216,9 +216,18 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const backoffBaseMs = options.backoffBaseMs ?? 500;
   const backoffMaxMs = options.backoffMaxMs ?? 30_000;
-  const ownDispatcher =
-    options.dispatcher === undefined ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
-  const dispatcher: Dispatcher = options.dispatcher ?? ownDispatcher!;
+  // undici is loaded at the first request, not at start: most commands never fetch, and its import
+  // costs every one of them ~0.1 s. The private Agent is created then too.
+  let ownDispatcher: Dispatcher | undefined;
+  const undiciRequest = async (): Promise<{
+    request: typeof import('undici').request;
+    dispatcher: Dispatcher;
+  }> => {
+    const undici = await import('undici');
+    if (options.dispatcher === undefined && ownDispatcher === undefined)
+      ownDispatcher = new undici.Agent({ keepAliveTimeout: 10_000 });
+    return { request: undici.request, dispatcher: options.dispatcher ?? (ownDispatcher as Dispatcher) };
+  };
   const cache = options.cacheDir === undefined ? undefined : new ResponseCache(options.cacheDir);
 
   const baseHeaders: Record<string, string> = { 'accept-encoding': 'gzip, deflate' };
@@ -253,6 +262,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     let raw: ArrayBuffer;
     try {
       const signal = AbortSignal.timeout(timeoutMs);
+      const { request, dispatcher } = await undiciRequest();
       response = await request(url, {
         method: 'GET',
         headers,

@@ -1,4 +1,4 @@
-import { DOUBLE, type Duck, INTEGER, keyRanges, type Params, streamArrow, streamNumbers } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, keyRanges, type Params, streamNumbers } from '@asof/duck';
 import { InputError } from '@asof/schema';
 import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
 import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
@@ -187,21 +187,15 @@ async function computeCharacteristics(
   };
   const minSteps: number[] = [];
   // The same numbering as segment_steps.series_key.
-  await streamArrow(
-    duck,
+  const keyed = await duck.all<{ k: number; frequency: string }>(
     'SELECT CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS k, frequency FROM series',
-    undefined,
-    (batch) => {
-      const k = batch.getChild('k')?.toArray() as Float64Array;
-      const f = batch.getChild('frequency')?.toArray() as string[];
-      for (let i = 0; i < k.length; i++) {
-        minSteps[k[i]] = Math.max(
-          Number(params.min_returns) + 1,
-          Number(params.min_coverage) * (lengthOf[f[i]] ?? 0),
-        );
-      }
-    },
   );
+  for (const { k, frequency } of keyed) {
+    minSteps[k] = Math.max(
+      Number(params.min_returns) + 1,
+      Number(params.min_coverage) * (lengthOf[frequency] ?? 0),
+    );
+  }
   const total = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segment_steps')).n);
   const ranges = await keyRanges(
     duck,
