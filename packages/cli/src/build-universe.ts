@@ -20,7 +20,7 @@ import {
   writeTable,
   writeUniverse,
 } from '@asof/transform';
-import { gitState } from './git-state.ts';
+import { type GitState, gitState } from './git-state.ts';
 import { runSources } from './run-sources.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
@@ -83,6 +83,8 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
   const cwd = options.cwd ?? process.cwd();
   const registry = options.registry ?? defaultRegistry();
   const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  // Started now, read by the manifest: git runs beside the build instead of after it.
+  const git = gitState(process.cwd());
   const { value: manifest, path } = await writeOutputDir(
     options.outDir,
     {
@@ -91,7 +93,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
       inputs: [...(options.inputs ?? []), ...pipelineInputs(config, cwd, options.cacheRoot ?? cwd)],
       label: (m: Manifest) => m.dataset_id.slice(0, 12),
     },
-    (work) => buildInto(work, { ...options, cwd, registry }, step),
+    (work) => buildInto(work, { ...options, cwd, registry, git }, step),
   );
   step(`done: ${join(path, 'manifest.json')}`);
   return {
@@ -104,7 +106,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
 /** The build itself, writing into the temp folder `work.dir`. */
 async function buildInto(
   work: OutputWork,
-  options: BuildOptions & { cwd: string; registry: Registry },
+  options: BuildOptions & { cwd: string; registry: Registry; git: Promise<GitState> },
   step: (what: string) => void,
 ): Promise<Manifest> {
   const { config, registry } = options;
@@ -161,6 +163,7 @@ async function buildInto(
       warnings: sink.warnings,
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
+      git: options.git,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
@@ -184,10 +187,12 @@ export async function universeManifest(
     warnings: readonly BuildWarning[];
     priceQuality: unknown[];
     parentDatasetId: string | null;
+    /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
+    git?: Promise<GitState>;
   },
 ): Promise<Manifest> {
   const summary = { ...(await summarize(duck)), price_quality: m.priceQuality };
-  const git = gitState(process.cwd());
+  const git = await (m.git ?? gitState(process.cwd()));
   return finalizeManifest({
     manifest_version: 1,
     name: m.config.name,

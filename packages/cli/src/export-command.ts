@@ -104,7 +104,7 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
   if (labels !== 'quota' && labels !== 'threshold') {
     throw new InputError('USAGE', `--labels ${labels}: expected quota or threshold`);
   }
-  const git = gitState(io.cwd);
+  const git = await gitState(io.cwd);
   const result = await exportFintsb({
     manifestPath: resolve(io.cwd, v.manifest),
     outDir: resolve(io.cwd, v.out),

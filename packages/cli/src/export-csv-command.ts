@@ -43,7 +43,7 @@ export async function exportCsvCommand(
   if (typeof values.manifest !== 'string' || typeof values.out !== 'string') {
     throw new InputError('USAGE', `--manifest and --out are required\n  usage: ${EXPORT_CSV_USAGE}`);
   }
-  const git = gitState(io.cwd);
+  const git = await gitState(io.cwd);
   const result = await exportCsv({
     manifestPath: resolve(io.cwd, values.manifest),
     outDir: resolve(io.cwd, values.out),

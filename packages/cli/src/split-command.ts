@@ -118,7 +118,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     io.cwd,
     (values.out as string | undefined) ?? `out/${basename(dirname(manifestPath))}-split`,
   );
-  const git = gitState(io.cwd);
+  const git = await gitState(io.cwd);
   const result = await runSplit({
     manifestPath,
     outDir,
