@@ -222,6 +222,11 @@ function countingSink(inner: AtomicSink) {
       note(o.series_id);
       inner.addObservation(o);
     },
+    addObservations: (c) => {
+      current.observations += c.timestamp.length;
+      if (c.timestamp.length > 0) note(c.series_id);
+      inner.addObservations(c);
+    },
     addWithdrawal: (o) => {
       current.observations++;
       inner.addWithdrawal(o);

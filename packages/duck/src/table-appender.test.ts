@@ -78,3 +78,52 @@ describe('TableAppender', () => {
     expect(vector(1).validity).toMatchObject({ data: null, itemCount: 3 });
   });
 });
+
+describe('TableAppender.pushColumns', () => {
+  const NUMERIC = [INTEGER, DOUBLE, DOUBLE, INTEGER];
+  const COLS = '(k INTEGER, x DOUBLE, y DOUBLE, seq INTEGER)';
+  const readAll = (table: string) =>
+    duck.all(`SELECT k, x::VARCHAR AS x, y::VARCHAR AS y, seq FROM ${table} ORDER BY seq`);
+
+  it('appends the rows push() would, across chunk boundaries, with constants and NULL columns', async () => {
+    await duck.run(`CREATE TABLE by_rows ${COLS}`);
+    await duck.run(`CREATE TABLE by_columns ${COLS}`);
+    const rowWise = await duck.openAppender('by_rows', NUMERIC);
+    const columnWise = await duck.openAppender('by_columns', NUMERIC);
+    let seq = 0;
+    // Runs of 1, 2047, 2049 and 5000 rows: runs that fill, straddle and span several chunks.
+    for (const [run, length] of [1, 2047, 2049, 5000].entries()) {
+      const x = Float64Array.from({ length }, (_, i) => (i === 3 ? Number.NaN : (i - 1000) / 7));
+      const seqs = Int32Array.from({ length }, (_, i) => seq + i);
+      for (let i = 0; i < length; i++) rowWise.push([run, x[i], null, seqs[i]]);
+      columnWise.pushColumns([run, x, null, seqs], length);
+      seq += length;
+    }
+    columnWise.push([9, 1.5, 2.5, seq]);
+    rowWise.push([9, 1.5, 2.5, seq]);
+    rowWise.close();
+    columnWise.close();
+    expect(columnWise.rows).toBe(seq + 1);
+    const got = await readAll('by_columns');
+    expect(got).toEqual(await readAll('by_rows'));
+    expect(got[4]).toEqual({ k: 1, x: 'nan', y: null, seq: 4 });
+    expect(got.at(-1)).toEqual({ k: 9, x: '1.5', y: '2.5', seq });
+  });
+
+  it('refuses columns of the wrong kind or length, naming the column, and appends nothing', async () => {
+    await duck.run(`CREATE TABLE refused ${COLS}`);
+    const a = await duck.openAppender('refused', NUMERIC);
+    const x = new Float64Array(3);
+    expect(() => a.pushColumns([1.5, x, null, 0], 3)).toThrow(
+      /column 1 \(INTEGER\).*1\.5 is not a 32-bit integer/,
+    );
+    expect(() => a.pushColumns([1, new Int32Array(3), null, 0], 3)).toThrow(
+      /column 2 \(DOUBLE\).*expected a Float64Array, got Int32Array/,
+    );
+    expect(() => a.pushColumns([1, x, null, 0], 4)).toThrow(/column 2 \(DOUBLE\).*3 values for 4 rows/);
+    expect(() => a.pushColumns([1, x, null], 3)).toThrow(/3 columns for a table of 4/);
+    a.close();
+    expect(a.rows).toBe(0);
+    expect(await readAll('refused')).toEqual([]);
+  });
+});

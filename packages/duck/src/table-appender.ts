@@ -39,6 +39,21 @@ function markNulls(vector: NumericVector, n: number, nulls: readonly number[]): 
   validity.data = new BigUint64Array(words.buffer);
 }
 
+/** One column of TableAppender.pushColumns: its values, one value for every row, or null (all NULL). */
+export type ColumnBlock = Float64Array | Int32Array | number | null;
+
+function columnBlockProblem(kind: number, v: ColumnBlock, length: number): string | null {
+  if (kind === GENERIC) return 'pushColumns takes numeric (DOUBLE, INTEGER) columns only; use push()';
+  if (v === null) return null;
+  if (typeof v === 'number') {
+    return kind === INT32 && (v | 0) !== v ? `${v} is not a 32-bit integer` : null;
+  }
+  if (!(kind === FLOAT64 ? v instanceof Float64Array : v instanceof Int32Array)) {
+    return `expected ${kind === FLOAT64 ? 'a Float64Array' : 'an Int32Array'}, got ${v.constructor.name}`;
+  }
+  return v.length === length ? null : `${v.length} values for ${length} rows`;
+}
+
 /**
  * Synchronous row appends into a DuckDB table, buffered column-wise and handed over a data chunk
  * (2048 rows) at a time — far fewer native calls than one per value. DOUBLE and INTEGER columns are
@@ -92,6 +107,40 @@ export class TableAppender {
     this.n++;
     this.rows++;
     if (this.n === CHUNK) this.flushChunk();
+  }
+
+  /**
+   * Appends `length` rows given column by column, the same rows as `length` push() calls: a typed array
+   * holds a column's values (Float64Array for DOUBLE, Int32Array for INTEGER), a number repeats one value
+   * and null makes the column NULL. Numeric columns only. Values are copied a chunk at a time, not one by
+   * one: the bulk path of sources that generate whole arrays.
+   */
+  pushColumns(columns: readonly ColumnBlock[], length: number): void {
+    if (columns.length !== this.types.length) {
+      throw new TypeError(`pushColumns: ${columns.length} columns for a table of ${this.types.length}`);
+    }
+    for (let c = 0; c < this.types.length; c++) {
+      const problem = columnBlockProblem(this.kinds[c], columns[c], length);
+      if (problem !== null) {
+        throw new TypeError(`column ${c + 1} (${this.types[c]}) of rows ${this.rows + 1}…: ${problem}`);
+      }
+    }
+    let done = 0;
+    while (done < length) {
+      const n = this.n;
+      const take = Math.min(CHUNK - n, length - done);
+      for (let c = 0; c < this.types.length; c++) {
+        const col = this.columns[c] as Float64Array | Int32Array;
+        const v = columns[c];
+        if (v === null) for (let i = 0; i < take; i++) this.nulls[c].push(n + i);
+        else if (typeof v === 'number') col.fill(v, n, n + take);
+        else col.set(v.subarray(done, done + take), n);
+      }
+      this.n += take;
+      this.rows += take;
+      done += take;
+      if (this.n === CHUNK) this.flushChunk();
+    }
   }
 
   private flushChunk(): void {

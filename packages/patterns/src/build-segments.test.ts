@@ -1,8 +1,9 @@
 import { Duck } from '@asof/duck';
 import { CollectingSink, InputError } from '@asof/schema';
 import { generateSyntheticPrices, priceProcessOf } from '@asof/source-embedded';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSegments } from './build-segments.ts';
+import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 import { loadPanel } from './load-panel.ts';
 
 // 50 instruments × 5 fields, 2005–2012 on the weekday grid: full BD segments 6…12 (2005-01-03 is
@@ -93,6 +94,20 @@ describe('buildSegments on seeded synthetic prices', () => {
     for (const workers of [1, 2]) {
       await buildSegments(duck, { workers });
       expect(await duck.all(all), `${workers} workers`).toEqual(inline);
+    }
+    // Workers the caller started beforehand (as the build does while its sources run) are used and
+    // left running for the caller: a second build uses them again.
+    const pool = new CharacteristicsPool(2).start();
+    const batches = vi.spyOn(pool, 'run');
+    try {
+      for (const run of [1, 2]) {
+        batches.mockClear();
+        await buildSegments(duck, { pool, workers: 0 });
+        expect(await duck.all(all), `caller's pool, build ${run}`).toEqual(inline);
+        expect(batches).toHaveBeenCalled();
+      }
+    } finally {
+      await pool.close();
     }
   }, 120_000);
 

@@ -52,7 +52,7 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     // The characteristics (TypeScript) stream on a second connection meanwhile and are computed on
     // worker threads (decision 0025), so the machine's cores share the work instead of taking turns.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
-    const workers = options.workers ?? (await defaultWorkers(duck, Number(threads)));
+    const workers = options.pool ?? options.workers ?? (await defaultWorkers(duck, Number(threads)));
     await duck.run('SET threads = 1');
     const reader = await duck.connect();
     let n = 0;
@@ -90,8 +90,8 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
   }
 }
 
-/** Returns in segment_steps from which the characteristics go to worker threads (their start costs ~0.3 s). */
-const WORKERS_FROM_RETURNS = 1_000_000;
+/** Returns in segment_steps from which the characteristics go to worker threads (their start costs ~0.5 s). */
+export const WORKERS_FROM_RETURNS = 1_000_000;
 
 /**
  * Worker threads for the characteristics: as many as DuckDB's threads once there are enough returns,
@@ -175,7 +175,7 @@ const keyParts = (key: number): [number, number] => {
 async function computeCharacteristics(
   duck: Duck,
   params: Record<string, number | string>,
-  workers: number,
+  workers: number | CharacteristicsPool,
 ): Promise<number> {
   const lengthOf: Record<string, number> = {
     BD: Number(params.len_bd),
@@ -203,7 +203,8 @@ async function computeCharacteristics(
     undefined,
     Math.max(1, Math.ceil(total / SCAN_STREAMS)),
   );
-  const pool = new CharacteristicsPool(workers);
+  // A pool the caller started is the caller's to close.
+  const pool = typeof workers === 'number' ? new CharacteristicsPool(workers) : workers;
   const readers: Duck[] = [];
   let results: CharacteristicsRow[];
   try {
@@ -216,7 +217,7 @@ async function computeCharacteristics(
     results = parts.flatMap((part) => (part as PromiseFulfilledResult<CharacteristicsRow[]>).value);
   } finally {
     for (const reader of readers) reader.close();
-    await pool.close();
+    if (pool !== workers) await pool.close();
   }
   await duck.run(
     `CREATE OR REPLACE TABLE segment_characteristics (series_key INTEGER, segment INTEGER, adf_stat DOUBLE,

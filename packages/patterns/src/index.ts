@@ -1,4 +1,10 @@
-export { buildSegments, SEGMENTS_ORDER_BY, SEGMENTS_TABLE_SPEC } from './build-segments.ts';
+export {
+  buildSegments,
+  SEGMENTS_ORDER_BY,
+  SEGMENTS_TABLE_SPEC,
+  WORKERS_FROM_RETURNS,
+} from './build-segments.ts';
+export { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 export { FINTSB_K } from './choose-dataset-size.ts';
 export type {
   ExportFintsbOptions,

@@ -1,4 +1,5 @@
 import type { Frequency } from '@asof/schema';
+import type { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 
 /** Knobs of SPEC §7's segmentation and labelling; every field has the SPEC default. */
 export interface SegmentOptions {
@@ -23,6 +24,12 @@ export interface SegmentOptions {
    * thread count once segment_steps holds 1M returns, else 0. The results do not depend on it.
    */
   workers?: number;
+  /**
+   * Characteristics workers the caller started earlier (CharacteristicsPool.start(), e.g. while its
+   * sources ran): used instead of `workers`, and left for the caller to close. The results do not depend
+   * on it either.
+   */
+  pool?: CharacteristicsPool;
   /** Progress lines. */
   log?: (line: string) => void;
 }

@@ -16,6 +16,34 @@ export interface ObservationRow {
 }
 
 /**
+ * Observations of one series sharing basis and source_ref (and no period_start), as columns in emission
+ * order: the bulk form of addObservation for sources that generate whole arrays (the synthetic price
+ * panel). Row i is the ObservationRow { series_id, timestamp: timestamp[i], period_start: null,
+ * available_at: available_at[i], value: value[i], available_at_basis, source_ref }.
+ */
+export interface ObservationColumns {
+  series_id: string;
+  timestamp: Float64Array;
+  available_at: Float64Array;
+  value: Float64Array;
+  available_at_basis: AvailableAtBasis;
+  source_ref: string;
+}
+
+/** The rows of `c`, one ObservationRow each, in order. */
+export function observationRowsOf(c: ObservationColumns): ObservationRow[] {
+  return Array.from(c.timestamp, (timestamp, i) => ({
+    series_id: c.series_id,
+    timestamp,
+    period_start: null,
+    available_at: c.available_at[i],
+    value: c.value[i],
+    available_at_basis: c.available_at_basis,
+    source_ref: c.source_ref,
+  }));
+}
+
+/**
  * A withdrawal (tombstone): from `available_at` on, the source no longer publishes the value it published
  * earlier for this (series_id, timestamp) (e.g. an ALFRED vintage saying "." after a number, like BEA
  * dropping 1946 GDP in 1999). Stored as an observation row with value NULL; as-of views return no row for a
@@ -91,6 +119,8 @@ export interface BuildWarning {
 export interface AtomicSink {
   addSeries(series: SeriesInput): void;
   addObservation(row: ObservationRow): void;
+  /** Rows of one series as columns (see ObservationColumns): the same rows as one addObservation each. */
+  addObservations(columns: ObservationColumns): void;
   /** A withdrawal of an earlier value of the same (series_id, timestamp); see WithdrawalRow. */
   addWithdrawal(row: WithdrawalRow): void;
   addCorporateAction(row: CorporateActionRow): void;
@@ -114,6 +144,9 @@ export class CollectingSink implements AtomicSink {
   }
   addObservation(row: ObservationRow): void {
     this.observations.push(row);
+  }
+  addObservations(columns: ObservationColumns): void {
+    for (const row of observationRowsOf(columns)) this.addObservation(row);
   }
   addWithdrawal(row: WithdrawalRow): void {
     this.withdrawals.push(row);

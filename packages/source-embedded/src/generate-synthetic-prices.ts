@@ -8,6 +8,11 @@ export type PriceProcess = (typeof PRICE_PROCESSES)[number];
 const FIELDS = ['open', 'high', 'low', 'close', 'volume'] as const;
 const STREAM_PRICES = 1_000_000;
 
+/** Prices are quoted to 1/10,000 of a dollar. */
+function toTenThousandths(price: number): number {
+  return Math.round(price * 10_000) / 10_000;
+}
+
 export function syntheticInstrumentId(i: number): string {
   return `${i % 10 === 9 ? 'ETF' : 'EQ'}${String(i).padStart(4, '0')}`;
 }
@@ -105,6 +110,7 @@ export interface SyntheticPricesConfig {
 export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: AtomicSink): void {
   const grid = tradingSessionGrid(config.start, config.end);
   const n = grid.length;
+  const closes = Float64Array.from(grid, (session) => session.close);
   for (let i = 0; i < config.instruments; i++) {
     const id = syntheticInstrumentId(i);
     const isEtf = id.startsWith('ETF');
@@ -135,7 +141,7 @@ export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: Ato
     let close = 20 + 180 * uniform(config.seed, s, 0, 9);
     const volBase = 1e5 + 5e6 * uniform(config.seed, s, 0, 10);
     const ref = `synthetic:seed=${config.seed}`;
-    const ids = FIELDS.map((f) => `syn:px:${id}:${f}`);
+    const values = FIELDS.map(() => new Float64Array(n));
     for (let t = 0; t < n; t++) {
       const prev = close;
       close = prev * Math.exp(r[t]);
@@ -146,19 +152,22 @@ export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: Ato
       const volume = Math.round(
         volBase * Math.exp(0.3 * normal(config.seed, s, t, 4)) * (1 + 20 * Math.abs(r[t])),
       );
-      const values = [open, high, low, close, volume];
-      const ts = grid[t].close;
-      for (let k = 0; k < 5; k++) {
-        sink.addObservation({
-          series_id: ids[k],
-          timestamp: ts,
-          period_start: null,
-          available_at: ts,
-          value: k < 4 ? Math.round(values[k] * 10_000) / 10_000 : values[k],
-          available_at_basis: 'bar_close',
-          source_ref: ref,
-        });
-      }
+      values[0][t] = toTenThousandths(open);
+      values[1][t] = toTenThousandths(high);
+      values[2][t] = toTenThousandths(low);
+      values[3][t] = toTenThousandths(close);
+      values[4][t] = volume;
+    }
+    // Each series' rows in one block (the bars' order within a series is the same as row by row).
+    for (const [k, f] of FIELDS.entries()) {
+      sink.addObservations({
+        series_id: `syn:px:${id}:${f}`,
+        timestamp: closes,
+        available_at: closes,
+        value: values[k],
+        available_at_basis: 'bar_close',
+        source_ref: ref,
+      });
     }
   }
 }

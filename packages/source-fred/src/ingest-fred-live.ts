@@ -116,6 +116,7 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
   const quiet: AtomicSink = {
     addSeries: (s) => sink.addSeries(s),
     addObservation: (o) => sink.addObservation(o),
+    addObservations: (c) => sink.addObservations(c),
     addWithdrawal: (o) => sink.addWithdrawal(o),
     addCorporateAction: (c) => sink.addCorporateAction(c),
     addMembership: (m) => sink.addMembership(m),

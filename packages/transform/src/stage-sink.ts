@@ -8,7 +8,9 @@ import {
   MAX_ABS_VALUE,
   MEMBERSHIP_SOURCES,
   type MembershipRow,
+  type ObservationColumns,
   type ObservationRow,
+  observationRowsOf,
   type RawInput,
   SeriesInput,
   type WithdrawalRow,
@@ -48,6 +50,15 @@ const MEMBERSHIP_TYPES = [
   VARCHAR,
   BIGINT,
 ];
+
+/** A value that is null (a withdrawal) or plausible, at finite instants. */
+function isValidRow(timestamp: number, availableAt: number, value: number | null): boolean {
+  return (
+    (value === null || Math.abs(value) < MAX_ABS_VALUE) &&
+    Number.isFinite(timestamp) &&
+    Number.isFinite(availableAt)
+  );
+}
 
 /**
  * The build's AtomicSink: validates each row once at the edge and appends it to the DuckDB staging tables
@@ -109,6 +120,21 @@ export class StageSink implements AtomicSink {
     return this.observations.rows;
   }
 
+  private watch: { rows: number; callback: () => void } | undefined;
+
+  /** Calls `callback` once, as soon as `rows` observation rows are staged (e.g. to start work a big universe needs). */
+  whenObservations(rows: number, callback: () => void): void {
+    this.watch = { rows, callback };
+    this.checkWatch();
+  }
+
+  private checkWatch(): void {
+    if (this.watch === undefined || this.observations.rows < this.watch.rows) return;
+    const { callback } = this.watch;
+    this.watch = undefined;
+    callback();
+  }
+
   addSeries(input: SeriesInput): void {
     const parsed = SeriesInput.safeParse(input);
     if (!parsed.success)
@@ -144,29 +170,45 @@ export class StageSink implements AtomicSink {
     this.push(o, null);
   }
 
-  private push(o: WithdrawalRow, value: number | null): void {
-    if (
-      (value !== null && !(Math.abs(value) < MAX_ABS_VALUE)) ||
-      !Number.isFinite(o.timestamp) ||
-      !Number.isFinite(o.available_at)
-    ) {
-      const field =
-        value !== null && !(Math.abs(value) < MAX_ABS_VALUE)
-          ? 'value'
-          : !Number.isFinite(o.timestamp)
-            ? 'timestamp'
-            : 'available_at';
-      const got = field === 'value' ? value : o[field];
-      // Sources refuse absurd values with their file and row; this is the backstop for any that does not.
-      const problem =
-        field === 'value' && Number.isFinite(got)
-          ? implausibleValueProblem(got as number)
-          : `${field} must be a finite number, got ${String(got)}`;
+  /** The same rows as one addObservation each, appended a chunk at a time. */
+  addObservations(c: ObservationColumns): void {
+    const n = c.timestamp.length;
+    if (c.available_at.length !== n || c.value.length !== n) {
       throw new InputError(
         'OBSERVATION_INVALID',
-        `series ${o.series_id}, observation #${this.observations.rows + 1} (source_ref ${o.source_ref}): ${problem}`,
-        { context: { series_id: o.series_id, field, value: got } },
+        `series ${c.series_id}: ${n} timestamps, ${c.available_at.length} available_at and ${c.value.length} values; expected one of each per row`,
+        { context: { series_id: c.series_id } },
       );
+    }
+    if (n === 0) return;
+    for (let i = 0; i < n; i++) {
+      const value = c.value[i];
+      if (!isValidRow(c.timestamp[i], c.available_at[i], value)) {
+        throw this.invalidRow(observationRowsOf(c)[i], value, this.observations.rows + i + 1);
+      }
+    }
+    const seq = new Float64Array(n);
+    for (let i = 0; i < n; i++) seq[i] = this.seq + i;
+    this.seq += n;
+    this.observations.pushColumns(
+      [
+        this.key('series', c.series_id),
+        c.timestamp,
+        null,
+        c.available_at,
+        c.value,
+        this.key('basis', c.available_at_basis),
+        this.key('ref', c.source_ref),
+        seq,
+      ],
+      n,
+    );
+    this.checkWatch();
+  }
+
+  private push(o: WithdrawalRow, value: number | null): void {
+    if (!isValidRow(o.timestamp, o.available_at, value)) {
+      throw this.invalidRow(o, value, this.observations.rows + 1);
     }
     const row = this.row;
     row[0] = this.key('series', o.series_id);
@@ -178,6 +220,28 @@ export class StageSink implements AtomicSink {
     row[6] = this.key('ref', o.source_ref);
     row[7] = this.seq++;
     this.observations.push(row);
+    if (this.watch !== undefined) this.checkWatch();
+  }
+
+  /** The error for observation number `position` (1-based, in staging order), which isValidRow refused. */
+  private invalidRow(o: WithdrawalRow, value: number | null, position: number): InputError {
+    const field =
+      value !== null && !(Math.abs(value) < MAX_ABS_VALUE)
+        ? 'value'
+        : !Number.isFinite(o.timestamp)
+          ? 'timestamp'
+          : 'available_at';
+    const got = field === 'value' ? value : o[field];
+    // Sources refuse absurd values with their file and row; this is the backstop for any that does not.
+    const problem =
+      field === 'value' && Number.isFinite(got)
+        ? implausibleValueProblem(got as number)
+        : `${field} must be a finite number, got ${String(got)}`;
+    return new InputError(
+      'OBSERVATION_INVALID',
+      `series ${o.series_id}, observation #${position} (source_ref ${o.source_ref}): ${problem}`,
+      { context: { series_id: o.series_id, field, value: got } },
+    );
   }
 
   addCorporateAction(a: CorporateActionRow): void {

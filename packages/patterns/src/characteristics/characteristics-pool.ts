@@ -23,8 +23,18 @@ export class CharacteristicsPool {
   /** Batches worth keeping in flight: two per worker (one computing, one queued), one when inline. */
   readonly inFlight: number;
 
-  constructor(private readonly size: number) {
+  constructor(readonly size: number) {
     this.inFlight = 2 * Math.max(1, size);
+  }
+
+  /**
+   * Starts every worker now rather than at the first batch: a worker takes ~0.5 CPU-s to load its
+   * TypeScript, which the build lets it spend while its sources still keep one core busy (issue 21).
+   */
+  start(): this {
+    if (this.failure) throw this.failure;
+    while (this.workers.length < this.size) this.workers.push(this.startWorker());
+    return this;
   }
 
   run(batch: SegmentBatch): Promise<Float64Array> {
