@@ -1,10 +1,10 @@
-import { type Micros, parseIsoDate, zonedMicros } from './zoned-micros.ts';
+import type { Micros } from './zoned-micros.ts';
 
 /**
- * Fast paths for the two zone conversions that price ingest does per bar. `@date-fns/tz`'s TZDate costs
- * tens of microseconds a call; one cached Intl.DateTimeFormat per zone is several times cheaper, and the
- * offset cache (per zone and quarter hour) makes repeated days free. Results equal `microsToZonedDate` /
- * `zonedMicros`; a wall time in a DST gap or overlap is handed to `zonedMicros` so its rule applies.
+ * Zone offsets for zonedMicros and localDateOfMicros, which sources call per row. `@date-fns/tz`'s TZDate
+ * costs tens of microseconds a call; one cached Intl.DateTimeFormat per zone is several times cheaper,
+ * and the offset cache (per zone and quarter hour) makes repeated days free. A wall time in a DST gap or
+ * overlap goes to TZDate (zonedMicros), so its rule applies.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -55,34 +55,24 @@ export function zoneOffsetMs(utcMs: number, timeZone: string): number {
   return offset;
 }
 
-/** Calendar date (YYYY-MM-DD) of an instant in `timeZone`; same result as `microsToZonedDate`. */
+/** Calendar date (YYYY-MM-DD) of an instant as seen in `timeZone`. */
 export function localDateOfMicros(us: Micros, timeZone: string): string {
   const ms = Math.floor(us / 1000);
   return new Date(ms + zoneOffsetMs(ms, timeZone)).toISOString().slice(0, 10);
 }
 
-/** The instant the wall clock in `timeZone` shows `date` `time`; same result as `zonedMicros`. */
-export function localTimeToMicros(date: string, time: string, timeZone: string): Micros {
-  const m = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?$/.exec(time);
-  if (!m) return zonedMicros(date, time, timeZone);
-  const [y, mo, d] = parseIsoDate(date);
-  const frac = (m[4] ?? '').padEnd(6, '0');
-  const wall = Date.UTC(
-    y,
-    mo - 1,
-    d,
-    Number(m[1]),
-    Number(m[2]),
-    Number(m[3] ?? 0),
-    Number(frac.slice(0, 3)),
-  );
-  const first = wall - zoneOffsetMs(wall, timeZone);
+/**
+ * The UTC instant (ms) at which the wall clock in `timeZone` reads `wallMs` (the wall time written as if
+ * it were UTC), or NaN when that wall time falls in a DST gap or is shown twice (an overlap): the caller
+ * applies its own rule to those.
+ */
+export function wallTimeToUtcMs(wallMs: number, timeZone: string): number {
+  const first = wallMs - zoneOffsetMs(wallMs, timeZone);
   const off = zoneOffsetMs(first, timeZone);
-  const second = wall - off;
-  if (zoneOffsetMs(second, timeZone) !== off) return zonedMicros(date, time, timeZone);
-  // Overlap (fall back): the wall time exists twice; defer to zonedMicros' choice.
+  const second = wallMs - off;
+  if (zoneOffsetMs(second, timeZone) !== off) return Number.NaN;
+  // Overlap (fall back): the wall time exists twice.
   const otherOff = zoneOffsetMs(second - 3_600_000, timeZone);
-  if (otherOff !== off && zoneOffsetMs(wall - otherOff, timeZone) === otherOff)
-    return zonedMicros(date, time, timeZone);
-  return second * 1000 + Number(frac.slice(3, 6));
+  if (otherOff !== off && zoneOffsetMs(wallMs - otherOff, timeZone) === otherOff) return Number.NaN;
+  return second;
 }

@@ -1,4 +1,4 @@
-import { microsToZonedDate } from './zoned-micros.ts';
+import { localDateOfMicros } from './fast-zone.ts';
 
 /**
  * The period an observation is about, in the series' own terms: `2019-12` (M), `2019Q4` (Q), `FY2019`
@@ -12,7 +12,7 @@ export function periodLabel(
   frequency: string,
   fiscalYearEnd?: string | null,
 ): string {
-  const day = microsToZonedDate(timestampMicros, 'America/New_York');
+  const day = localDateOfMicros(timestampMicros, 'America/New_York');
   const year = day.slice(0, 4);
   switch (frequency) {
     case 'M':

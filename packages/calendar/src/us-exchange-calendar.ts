@@ -1,7 +1,7 @@
 import { InputError } from '@asof/schema';
-import { localTimeToMicros } from './fast-zone.ts';
 import { dayNumberToIso, isoDayNumber, isoWeekday } from './iso-day.ts';
 import type { Micros } from './zoned-micros.ts';
+import { zonedMicros } from './zoned-micros.ts';
 
 /**
  * US equity exchange calendar (NYSE rules; Nasdaq follows the same holidays and early closes).
@@ -210,7 +210,7 @@ export function usSessionClose(date: string): SessionClose {
     );
   }
   const time = yearCalendar(Number(date.slice(0, 4))).earlyCloses.get(date) ?? '16:00';
-  const close: SessionClose = { time, micros: localTimeToMicros(date, time, US_EXCHANGE_TIME_ZONE) };
+  const close: SessionClose = { time, micros: zonedMicros(date, time, US_EXCHANGE_TIME_ZONE) };
   closeCache.set(date, close);
   return close;
 }

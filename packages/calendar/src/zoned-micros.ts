@@ -1,5 +1,6 @@
 import { InputError } from '@asof/schema';
 import { TZDate } from '@date-fns/tz';
+import { wallTimeToUtcMs } from './fast-zone.ts';
 import { badDateMessage, isoInstantProblem } from './strict-dates.ts';
 
 /** Epoch microseconds. A JS double holds them exactly up to 2^53 µs (year 2255). */
@@ -21,7 +22,9 @@ export function parseIsoDate(date: string, where = 'date'): [number, number, num
 /**
  * The instant at which the wall clock in `timeZone` shows `date` `time` (e.g. 08:30 America/New_York),
  * in epoch microseconds. DST-correct. For a wall time that does not exist (spring-forward gap) the
- * later offset is used, which is the conservative choice for availability.
+ * later offset is used, which is the conservative choice for availability; a wall time shown twice
+ * (fall back) takes TZDate's choice. Offsets come from the cached Intl path (fast-zone.ts); TZDate
+ * decides only those two cases.
  */
 export function zonedMicros(date: string, time: string, timeZone: string): Micros {
   const [y, mo, d] = parseIsoDate(date);
@@ -31,8 +34,10 @@ export function zonedMicros(date: string, time: string, timeZone: string): Micro
   const frac = (t[4] ?? '').padEnd(6, '0');
   const ms = Number(frac.slice(0, 3));
   const us = Number(frac.slice(3, 6));
-  const zoned = new TZDate(y, mo - 1, d, Number(t[1]), Number(t[2]), Number(t[3] ?? 0), ms, timeZone);
-  return zoned.getTime() * 1000 + us;
+  const [h, mi, sec] = [Number(t[1]), Number(t[2]), Number(t[3] ?? 0)];
+  let utcMs = wallTimeToUtcMs(Date.UTC(y, mo - 1, d, h, mi, sec, ms), timeZone);
+  if (Number.isNaN(utcMs)) utcMs = new TZDate(y, mo - 1, d, h, mi, sec, ms, timeZone).getTime();
+  return utcMs * 1000 + us;
 }
 
 /** End of a calendar day in `timeZone`: 23:59:59.999999 local (SPEC §1 period ends). */
@@ -65,10 +70,4 @@ export function isoToMicros(iso: string, where = 'instant'): Micros {
   const whole = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${zone}`);
   const frac = (m[3] ?? '').padEnd(6, '0').slice(0, 6);
   return whole * 1000 + Number(frac);
-}
-
-/** Calendar date (YYYY-MM-DD) of an instant as seen in `timeZone`. */
-export function microsToZonedDate(us: Micros, timeZone = 'America/New_York'): string {
-  const z = new TZDate(Math.floor(us / 1000), timeZone);
-  return `${String(z.getFullYear()).padStart(4, '0')}-${String(z.getMonth() + 1).padStart(2, '0')}-${String(z.getDate()).padStart(2, '0')}`;
 }

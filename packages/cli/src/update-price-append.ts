@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localDateOfMicros, localTimeToMicros, usNonTradingReason, usSessionClose } from '@asof/calendar';
+import { localDateOfMicros, usNonTradingReason, usSessionClose, zonedMicros } from '@asof/calendar';
 import { BIGINT, type Duck, listValue, VARCHAR } from '@asof/duck';
 import {
   type AvailableAtBasis,
@@ -99,8 +99,8 @@ function sessionCloser(calendar: string, tz: string): (date: string) => Micros {
     let us = cache.get(date);
     if (us === undefined) {
       if (calendar === 'us' && usNonTradingReason(date) === null) us = usSessionClose(date).micros;
-      else if (calendar === 'all_days') us = localTimeToMicros(date, '23:59:59.999999', tz);
-      else us = localTimeToMicros(date, '16:00', tz);
+      else if (calendar === 'all_days') us = zonedMicros(date, '23:59:59.999999', tz);
+      else us = zonedMicros(date, '16:00', tz);
       cache.set(date, us);
     }
     return us;

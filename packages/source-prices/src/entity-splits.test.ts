@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localTimeToMicros, microsToIso } from '@asof/calendar';
+import { microsToIso, zonedMicros } from '@asof/calendar';
 import { CollectingSink, InputError } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ingestPricesRawDir } from './ingest-prices-raw-dir.ts';
@@ -19,7 +19,7 @@ function dirWith(files: Record<string, string | object>): string {
   return dir;
 }
 
-const open = (date: string) => Math.round(localTimeToMicros(date, '09:30', 'America/New_York') / 1e6);
+const open = (date: string) => Math.round(zonedMicros(date, '09:30', 'America/New_York') / 1e6);
 /** A Yahoo v8 chart of ABC with these (date, close) bars and, when given, its events.splits. */
 function chart(bars: [string, number][], splits?: [string, number][], volume = 4000): object {
   const closes = bars.map(([, c]) => c);

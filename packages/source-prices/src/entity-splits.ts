@@ -1,4 +1,4 @@
-import { isoDayNumber, localDateOfMicros, localTimeToMicros } from '@asof/calendar';
+import { isoDayNumber, localDateOfMicros, zonedMicros } from '@asof/calendar';
 import { type BuildWarning, InputError, type Micros } from '@asof/schema';
 import type { PriceDownload } from './map-prices-to-atomic.ts';
 import type { SplitEvent } from './price-types.ts';
@@ -22,7 +22,7 @@ export interface EntitySplits {
 
 /** When a corporate action is public at the latest: the ex-date's session open (00:00 for 24/7 markets). */
 export function actionAvailableAt(exDate: string, timeZone: string, allDays = false): Micros {
-  return localTimeToMicros(exDate, allDays ? '00:00' : '09:30', timeZone);
+  return zonedMicros(exDate, allDays ? '00:00' : '09:30', timeZone);
 }
 
 const PIPELINE_REF = 'pipeline:known_splits';

@@ -1,10 +1,10 @@
 import {
   isoToMicros,
   isUsTradingDay,
-  localTimeToMicros,
   microsToIso,
   nextUsTradingDay,
   usTradingDays,
+  zonedMicros,
 } from '@asof/calendar';
 import { normal as counterNormal, uniform as counterUniform, hashString } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
@@ -170,14 +170,14 @@ export function generateSyntheticYahooCharts(
       // Dividend per post-split share vs. the previous close in the same share basis.
       if (amt !== undefined && i > 0) g *= 1 - (amt * (splitOn.get(days[i]) ?? 1)) / close[i - 1];
     }
-    const ts = days.map((d) => Math.round(localTimeToMicros(d, '09:30', tz) / 1_000_000));
+    const ts = days.map((d) => Math.round(zonedMicros(d, '09:30', tz) / 1_000_000));
     const events: Record<string, unknown> = {};
     // Like Yahoo, events cover only the requested range; the sidecar carries the full split list.
     const inRange = splits.filter((s) => s.exDate >= days[0] && s.exDate <= days[n - 1]);
     if (inRange.length > 0) {
       events.splits = Object.fromEntries(
         inRange.map((s) => {
-          const t = Math.round(localTimeToMicros(s.exDate, '09:30', tz) / 1_000_000);
+          const t = Math.round(zonedMicros(s.exDate, '09:30', tz) / 1_000_000);
           return [String(t), { date: t, numerator: s.ratio, denominator: 1, splitRatio: `${s.ratio}:1` }];
         }),
       );

@@ -1,4 +1,4 @@
-import { localDateOfMicros, localTimeToMicros, usNonTradingReason, usSessionClose } from '@asof/calendar';
+import { localDateOfMicros, usNonTradingReason, usSessionClose, zonedMicros } from '@asof/calendar';
 import type { AtomicSink, AvailableAtBasis, Micros, SeriesInput, UniverseKind } from '@asof/schema';
 import { InputError, LISTED_UNIVERSE } from '@asof/schema';
 import {
@@ -236,8 +236,8 @@ export function mapPricesToAtomic(
     let us = closeCache.get(date);
     if (us === undefined) {
       if (calendar === 'us' && usNonTradingReason(date) === null) us = usSessionClose(date).micros;
-      else if (calendar === 'all_days') us = localTimeToMicros(date, '23:59:59.999999', tz);
-      else us = localTimeToMicros(date, options.sessionCloseTime ?? '16:00', tz);
+      else if (calendar === 'all_days') us = zonedMicros(date, '23:59:59.999999', tz);
+      else us = zonedMicros(date, options.sessionCloseTime ?? '16:00', tz);
       closeCache.set(date, us);
     }
     return us;
