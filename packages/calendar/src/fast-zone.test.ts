@@ -60,10 +60,30 @@ describe('fast zone conversions', () => {
       return mismatches;
     };
     expect(sweep('America/New_York', 1940, 2030, ['08:30', '23:59:59.999999'])).toBe(0);
-    for (const tz of ['Europe/London', 'Australia/Sydney', 'America/Chicago', 'Asia/Kolkata']) {
+    // Lord Howe moves its clocks by 30 minutes, Kathmandu and St John's are off the whole hour.
+    for (const tz of [
+      'Europe/London',
+      'Australia/Sydney',
+      'America/Chicago',
+      'Asia/Kolkata',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+    ]) {
       expect(sweep(tz, 2000, 2030, ['01:30', '02:30']), tz).toBe(0);
     }
   }, 60_000);
+
+  it('match TZDate every quarter hour around a day a zone skipped (Samoa, 2011-12-30)', () => {
+    for (const date of ['2011-12-28', '2011-12-29', '2011-12-30', '2011-12-31', '2012-01-01']) {
+      for (let q = 0; q < 96; q++) {
+        const time = `${String(Math.floor(q / 4)).padStart(2, '0')}:${String((q % 4) * 15).padStart(2, '0')}`;
+        const us = zonedMicros(date, time, 'Pacific/Apia');
+        expect(us, `${date} ${time}`).toBe(byTzDate(date, time, 'Pacific/Apia'));
+        expect(localDateOfMicros(us, 'Pacific/Apia')).toBe(dateByTzDate(us, 'Pacific/Apia'));
+      }
+    }
+  });
 
   it('gives the New York offset in summer and winter', () => {
     expect(zoneOffsetMs(Date.UTC(2021, 6, 20, 20), 'America/New_York')).toBe(-4 * 3_600_000);

@@ -28,18 +28,43 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+const QUARTER_HOUR = 900_000;
+const DAY = 86_400_000;
+/** Per zone and UTC day: the offset when it is the same all day, NaN on a day the offset changes. */
+const dayOffsetCache = new Map<string, Map<number, number>>();
+
 /** Offset of `timeZone` from UTC at instant `utcMs`, in ms (New York in July: -4 h). */
 export function zoneOffsetMs(utcMs: number, timeZone: string): number {
+  let days = dayOffsetCache.get(timeZone);
+  if (!days) {
+    days = new Map();
+    dayOffsetCache.set(timeZone, days);
+  }
+  // Most days have one offset: two lookups decide it for the whole day, so instants spread over the
+  // day (filing acceptance times) need no lookup of their own. This assumes no zone changes its offset
+  // and back within one day.
+  const day = Math.floor(utcMs / DAY);
+  let whole = days.get(day);
+  if (whole === undefined) {
+    const first = quarterHourOffsetMs((day * DAY) / QUARTER_HOUR, timeZone);
+    const last = quarterHourOffsetMs(((day + 1) * DAY) / QUARTER_HOUR - 1, timeZone);
+    whole = first === last ? first : Number.NaN;
+    days.set(day, whole);
+  }
+  return Number.isNaN(whole) ? quarterHourOffsetMs(Math.floor(utcMs / QUARTER_HOUR), timeZone) : whole;
+}
+
+/** The offset during quarter hour `bucket` (since the epoch, UTC). */
+function quarterHourOffsetMs(bucket: number, timeZone: string): number {
   let cache = offsetCache.get(timeZone);
   if (!cache) {
     cache = new Map();
     offsetCache.set(timeZone, cache);
   }
   // Offsets change only at whole quarter hours (every zone in the tz database since 1970).
-  const bucket = Math.floor(utcMs / 900_000);
   const hit = cache.get(bucket);
   if (hit !== undefined) return hit;
-  const at = bucket * 900_000;
+  const at = bucket * QUARTER_HOUR;
   // "MM/DD/YYYY, HH:MM:SS"
   const s = formatter(timeZone).format(new Date(at));
   const local = Date.UTC(
