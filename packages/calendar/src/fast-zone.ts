@@ -33,6 +33,16 @@ const DAY = 86_400_000;
 /** Per zone and UTC day: the offset when it is the same all day, NaN on a day the offset changes. */
 const dayOffsetCache = new Map<string, Map<number, number>>();
 
+/** True when `timeZone` is an IANA time zone this runtime knows (e.g. America/New_York). */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    formatter(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Offset of `timeZone` from UTC at instant `utcMs`, in ms (New York in July: -4 h). */
 export function zoneOffsetMs(utcMs: number, timeZone: string): number {
   let days = dayOffsetCache.get(timeZone);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { InputError } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { parseYahooChart } from './parse-yahoo-chart.ts';
 
@@ -55,6 +56,20 @@ describe('parseYahooChart (hand-made payloads)', () => {
       parseYahooChart(chart({ meta, timestamp: [1, 2], indicators: { quote: [{ close: [1] }] } })),
     ).toThrow(/close has 1 values but there are 2 timestamps/);
     expect(() => parseYahooChart('{"chart":', 'bad.json')).toThrow(/bad\.json: not valid JSON/);
+    // A zone the runtime does not know is refused at the edge (it would fail every local date later).
+    const badZone = () =>
+      parseYahooChart(
+        chart({
+          meta: { ...meta, exchangeTimezoneName: 'Mars/Olympus' },
+          timestamp: [1626701400],
+          indicators: { quote: [{ close: [1] }] },
+        }),
+        'z.json',
+      );
+    expect(badZone).toThrow(InputError);
+    expect(badZone).toThrow(
+      /z\.json: .*meta\.exchangeTimezoneName "Mars\/Olympus" is not an IANA time zone; expected one such as America\/New_York/,
+    );
   });
 });
 

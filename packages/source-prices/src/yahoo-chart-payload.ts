@@ -1,3 +1,4 @@
+import { isKnownTimeZone } from '@asof/calendar';
 import { z } from 'zod';
 
 /**
@@ -33,9 +34,12 @@ export const YahooChartResult = z.looseObject({
   meta: z.looseObject({
     symbol: z.string({ error: 'meta.symbol is required' }),
     currency: z.string().nullable().optional(),
-    exchangeTimezoneName: z.string({
-      error: 'meta.exchangeTimezoneName (e.g. America/New_York) is required',
-    }),
+    exchangeTimezoneName: z
+      .string({ error: 'meta.exchangeTimezoneName (e.g. America/New_York) is required' })
+      .refine(isKnownTimeZone, {
+        error: (issue) =>
+          `meta.exchangeTimezoneName ${JSON.stringify(issue.input)} is not an IANA time zone; expected one such as America/New_York`,
+      }),
     instrumentType: z.string().nullable().optional(),
     longName: z.string().nullable().optional(),
     shortName: z.string().nullable().optional(),
