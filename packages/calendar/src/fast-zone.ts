@@ -3,8 +3,8 @@ import type { Micros } from './zoned-micros.ts';
 /**
  * Zone offsets for zonedMicros and localDateOfMicros, which sources call per row. `@date-fns/tz`'s TZDate
  * costs tens of microseconds a call; one cached Intl.DateTimeFormat per zone is several times cheaper,
- * and the offset cache (per zone and quarter hour) makes repeated days free. A wall time in a DST gap or
- * overlap goes to TZDate (zonedMicros), so its rule applies.
+ * and the offset caches (per zone and day, and per quarter hour on days the offset changes) make repeated
+ * days free. A wall time in a DST gap or overlap goes to TZDate (zonedMicros), so its rule applies.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -115,10 +115,11 @@ export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: Ato
     const id = syntheticInstrumentId(i);
     const isEtf = id.startsWith('ETF');
     const process = priceProcessOf(i);
+    const seriesId = (f: (typeof FIELDS)[number]) => `syn:px:${id}:${f}`;
     for (const f of FIELDS) {
       const cap = `${f[0].toUpperCase()}${f.slice(1)}`;
       sink.addSeries({
-        series_id: `syn:px:${id}:${f}`,
+        series_id: seriesId(f),
         source: 'synthetic',
         source_key: `prices/${process}/${i}/${f}`,
         title: `Synthetic ${isEtf ? 'ETF' : 'equity'} ${id} daily ${f} (${process})`,
@@ -161,7 +162,7 @@ export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: Ato
     // Each series' rows in one block (the bars' order within a series is the same as row by row).
     for (const [k, f] of FIELDS.entries()) {
       sink.addObservations({
-        series_id: `syn:px:${id}:${f}`,
+        series_id: seriesId(f),
         timestamp: closes,
         available_at: closes,
         value: values[k],
