@@ -156,6 +156,9 @@ async function buildInto(
     await assertKnownUnits(duck, registry);
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
     await assertInvariants(duck);
+    // The staged rows are not read again (observation_rows holds what the later steps read): freeing them
+    // here lowers the build's peak memory by their size (~450 MB on the default universe), as the bench does.
+    await duck.run('DROP TABLE stg_observations');
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) sink.addWarning(short);
     for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);

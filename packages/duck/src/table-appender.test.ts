@@ -65,6 +65,20 @@ describe('TableAppender', () => {
     ]);
   });
 
+  it("empties its one chunk between appends: a chunk's NULLs and strings do not carry into the next", async () => {
+    await duck.run(`CREATE TABLE reused ${COLUMNS}`);
+    const a = await duck.openAppender('reused', TYPES);
+    // The first chunk is all NULL but seq, the next two (a full one and a short one) have no NULL at all.
+    for (let i = 0; i < 2048; i++) a.push([null, null, null, null, BigInt(i)]);
+    for (let i = 2048; i < 5000; i++) a.push([i, i / 2, 'v', -i, BigInt(i)]);
+    a.close();
+    const counts = await duck.one<Record<string, bigint>>(
+      `SELECT count(k) AS k, count(x) AS x, count(s) AS s, count(y) AS y,
+              count(*) FILTER (k = seq AND x = seq / 2 AND s = 'v' AND y = -seq) AS right FROM reused`,
+    );
+    expect(counts).toEqual({ k: 2952n, x: 2952n, s: 2952n, y: 2952n, right: 2952n });
+  });
+
   it('finds the native chunk it copies into (else every chunk takes the slower per-value path)', () => {
     const chunk = DuckDBDataChunk.create([INTEGER, DOUBLE], 3);
     const native = (chunk as unknown as { chunk?: unknown }).chunk;
