@@ -23,6 +23,10 @@ WITH source AS (
   FROM series_grid AS g
   JOIN split_horizons AS h USING (frequency)
   LEFT JOIN target_values AS t USING (series_key, step_index)
+  -- Every frame below looks forward (lead, the next horizon_steps steps), so a step before eval_start is
+  -- in no origin's frame: only the steps that can be origins are read (at FinVerse scale ~a third of the
+  -- grid), with the same rows out.
+  WHERE g."timestamp" >= $eval_start::TIMESTAMPTZ
 ),
 -- Target status of every grid step as an origin, by a forward frame over the next horizon_steps grid steps
 -- (a window, not a join: with policy 'all' a join would make origins × H rows).
