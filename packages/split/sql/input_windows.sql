@@ -14,18 +14,15 @@ WITH source AS (
   WHERE "window" IS DISTINCT FROM 'straddles_cutoff' AND member
 ),
 -- Withdrawal rows with the instant a value was published again (null: withdrawn for good). The build
--- collapses repeated withdrawals, so the next row of the timestamp is always a value.
-withdrawn_keys AS (
-  SELECT DISTINCT series_key, "timestamp" FROM eval_observations WHERE value IS NULL
-),
+-- collapses repeated withdrawals, so the next row of the timestamp is always a value. withdrawn_vintages
+-- holds every vintage of each withdrawn timestamp, of any age.
 withdrawals AS (
   SELECT series_key, "timestamp", withdrawn_at, restored_at
   FROM (
     SELECT
-      o.series_key, o."timestamp", o.value, o.available_at AS withdrawn_at,
-      lead(o.available_at) OVER (PARTITION BY o.series_key, o."timestamp" ORDER BY o.available_at) AS restored_at
-    FROM eval_observations AS o
-    JOIN withdrawn_keys AS k USING (series_key, "timestamp")
+      series_key, "timestamp", value, available_at AS withdrawn_at,
+      lead(available_at) OVER (PARTITION BY series_key, "timestamp" ORDER BY available_at) AS restored_at
+    FROM withdrawn_vintages
   )
   WHERE value IS NULL
 ),

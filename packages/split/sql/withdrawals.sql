@@ -2,7 +2,8 @@
 -- cutoff to its last origin. The training snapshot and the inputs never carry a NULL. Without these rows, a
 -- consumer that rebuilds the as-of view at an origin from the served rows (asof baselines' HistoryStore,
 -- the scorer's whole-history view) would still serve a value that the split's own inputs already leave out.
--- Withdrawals before the cutoff are already applied to the snapshot: the value is absent.
+-- Withdrawals before the cutoff are already applied to the snapshot: the value is absent. Withdrawals of any
+-- timestamp come from withdrawn_vintages.sql (eval_observations starts at the steps windows can reach).
 -- grain: (series_id, "timestamp", available_at)
 -- invariants: $train_cutoff <= available_at <= the series' last origin.
 WITH source AS (
@@ -10,7 +11,7 @@ WITH source AS (
 ),
 renamed AS (
   SELECT o.series_key, o."timestamp", o.available_at
-  FROM eval_observations AS o
+  FROM withdrawn_vintages AS o
   JOIN source AS s USING (series_key)
   WHERE o.value IS NULL AND o.available_at >= $train_cutoff::TIMESTAMPTZ AND o.available_at <= s.last_origin
 ),

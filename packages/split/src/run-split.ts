@@ -61,6 +61,7 @@ export const SPLIT_MODELS = [
   'train_observations',
   'train_series',
   'series_grid',
+  'withdrawn_vintages',
   'eval_observations',
   'target_values',
   'origin_candidates',

@@ -5,7 +5,7 @@ import { createSplitModel, SPLIT_MODELS } from './run-split.ts';
 // series on a day grid, horizon 2 and lookback 2. Times are whole days after 2020-01-01 (UTC).
 
 /** Day d after 2020-01-01 as a DuckDB TIMESTAMPTZ expression. */
-export const day = (d: number) => `TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL ${d} DAY`;
+export const day = (d: number) => `TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL (${d}) DAY`;
 
 /** The ISO date of day n after 2020-01-01. */
 export const isoDay = (n: number) => new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10);
