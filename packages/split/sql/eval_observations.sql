@@ -9,8 +9,9 @@
 -- u − w + 1 (input_windows.sql), u = the steps <= o not yet released at o (each released after eval_start,
 -- since o >= eval_start) and w = the withdrawal rows up to o (each a vintage beyond a timestamp's first);
 -- targets lie after the origin. At FinVerse scale that skips the bars' years before eval_start − lookback,
--- most rows. A series with no grid step at or after eval_start has no origin, so no row here. Withdrawals of
--- any age are read from withdrawn_vintages.sql.
+-- most rows. A series with no grid step at or after eval_start has a NULL first_index, which greatest() passes
+-- over: all its rows are kept, though with no origin nothing reads them. Withdrawals of any age are read from
+-- withdrawn_vintages.sql.
 WITH bounds AS (
   SELECT
     g.series_key,
