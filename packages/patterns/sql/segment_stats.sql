@@ -1,47 +1,28 @@
 -- segment_stats: per series and calendar segment, the return statistics and the threshold-mode label
 -- of SPEC §7, for segments with enough of their steps present.
 -- grain: (series_id, segment)
--- invariants: only segments with n_steps ≥ $min_coverage · segment_length and at least $min_returns
---   returns appear (partial segments at the ends of a history are not segments); label is never NULL:
---   'extreme' when some run of ≥ $run_length consecutive returns has |r − mean(r)| > $sigma · std(r)
---   (sample std of the segment's returns; consecutive = adjacent grid steps), else 'uptrend' when the share of positive returns is
---   ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'.
+-- invariants: one row per segment_counts row (segments with enough of their steps present: partial
+--   segments at the ends of a history are not segments); label is never NULL: 'extreme' when some run of
+--   ≥ $run_length consecutive outliers of segment_outliers (returns beyond sigma · std(r) of mean(r), sample
+--   std of the segment's returns; consecutive = adjacent grid steps), else 'uptrend' when the share of
+--   positive returns is ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'.
 --   series_key is segment_steps' integer key of series_id (segment_characteristics is keyed by it).
-WITH source AS NOT MATERIALIZED (
-  -- Read twice (counted, outliers) as two scans of the table, rather than copied into a CTE buffer
-  -- of every step first; a single-threaded scan reads the table in its stored order either way.
-  SELECT * FROM segment_steps
-),
-keyed_series AS (
-  -- The same numbering as segment_steps.series_key.
-  SELECT series_id, frequency, detail_category, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key,
-    CASE frequency
-      WHEN 'BD' THEN $len_bd WHEN 'D' THEN $len_d WHEN 'W' THEN $len_w
-      WHEN 'M' THEN $len_m WHEN 'Q' THEN $len_q WHEN 'A' THEN $len_a
-    END::INTEGER AS segment_length
-  FROM series
-),
-counted AS (
-  SELECT series_key, segment, count(*) AS n_steps, count(ret) AS n_returns,
-    count(*) FILTER (WHERE ret > 0) AS n_positive, avg(ret) AS ret_mean, stddev_samp(ret) AS ret_std,
-    min(value) AS min_value, min("timestamp") AS first_timestamp, max("timestamp") AS last_timestamp
-  FROM source
-  GROUP BY series_key, segment
-),
-sized AS (
-  SELECT k.series_id, k.frequency, k.detail_category, k.segment_length, c.*
-  FROM counted AS c JOIN keyed_series AS k USING (series_key)
-  WHERE c.n_steps >= $min_coverage * k.segment_length AND c.n_returns >= $min_returns
+--   The counts come from segment_counts and the outliers from segment_outliers. ret_mean and ret_std are
+--   avg and stddev_samp of the segment's returns in step order, computed by buildSegments' TypeScript pass
+--   into segment_characteristics (stats/return-moments.ts: DuckDB's own operations, bit for bit), since
+--   segment_steps is not stored in step order (docs/decisions/0031). The severities' float sums follow
+--   this query's window (sorted per segment) and aggregates, whatever order segment_outliers holds: run on
+--   one thread, they keep one order, so segments.parquet is byte-reproducible.
+WITH source AS (
+  -- A left join: a labelled segment without moments would be a bug, which buildSegments checks for.
+  SELECT c.*, m.ret_mean, m.ret_std
+  FROM segment_counts AS c LEFT JOIN segment_characteristics AS m USING (series_key, segment)
 ),
 outliers AS (
-  -- Returns beyond $sigma·std; consecutive grid steps share an island id (step − rank among outliers).
+  -- Consecutive grid steps share an island id (step − rank among outliers).
   SELECT o.series_key, o.segment, o.step - row_number() OVER (PARTITION BY o.series_key, o.segment ORDER BY o.step) AS island,
     o.z_abs
-  FROM (
-    SELECT r.series_key, r.segment, r.step, abs(r.ret - z.ret_mean) / z.ret_std AS z_abs
-    FROM source AS r JOIN sized AS z USING (series_key, segment)
-    WHERE z.ret_std > 0 AND abs(r.ret - z.ret_mean) > $sigma * z.ret_std
-  ) AS o
+  FROM segment_outliers AS o
 ),
 runs AS (
   SELECT series_key, segment, island, count(*) AS run_len, sum(z_abs) AS run_excess
@@ -63,7 +44,7 @@ renamed AS (
     coalesce(r.max_outlier_run, 0) AS max_outlier_run,
     coalesce(r.max_outlier_run, 0) >= $run_length AS is_extreme,
     coalesce(r.extreme_severity, 0) AS extreme_severity
-  FROM sized AS z LEFT JOIN run_stats AS r USING (series_key, segment)
+  FROM source AS z LEFT JOIN run_stats AS r USING (series_key, segment)
 ),
 final AS (
   SELECT

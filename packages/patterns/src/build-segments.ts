@@ -1,4 +1,4 @@
-import { DOUBLE, type Duck, INTEGER, keyRanges, type Params, streamNumbers } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, keyRanges, listValue, type Params, streamNumbers } from '@asof/duck';
 import { InputError } from '@asof/schema';
 import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
 import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
@@ -22,6 +22,8 @@ export const SEGMENTS_TABLE_SPEC = {
 /** Intermediate tables buildSegments creates and drops again. */
 const WORK_TABLES = [
   'segment_steps',
+  'segment_counts',
+  'segment_outliers',
   'segment_stats',
   'segment_members',
   'segment_quota',
@@ -31,7 +33,8 @@ const WORK_TABLES = [
 /**
  * Builds the DuckDB table `segments` (SPEC §7) from the universe's `observations` (latest view) and
  * `series` tables: calendar-aligned segments per frequency, threshold and quota labels (SQL models in
- * ../sql), and the sequence characteristics of each segment's returns (TypeScript, over Arrow batches).
+ * ../sql), and the sequence characteristics and return moments of each segment's returns (TypeScript,
+ * over streamed batches; segment_stats labels from those moments, docs/decisions/0031).
  * Needs `observations(series_id, timestamp, available_at, value)` and `series(series_id, frequency,
  * detail_category, n_revisions, entity_id)`; other columns are ignored. With a `member_spans` table (the
  * build's, @asof/transform), quota labels rank only the segments whose entity was a member when the
@@ -47,20 +50,19 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
   try {
     await runSegmentModel(duck, 'segment_steps', params);
     step('steps placed on the calendar grids');
-    // Float sums (mean, std, severity) depend on summation order; one thread over the sorted
-    // segment_steps table makes that order — and so the Parquet bytes — the same on every run.
-    // The characteristics (TypeScript) stream on a second connection meanwhile and are computed on
-    // worker threads (decision 0025), so the machine's cores share the work instead of taking turns.
+    // segment_stats needs no table stored in step order (docs/decisions/0031): the returns' moments come
+    // from the TypeScript pass (worker threads, concurrent scans on their own connections), while
+    // segment_counts, exact in any order, runs beside it on the main connection. segment_outliers holds
+    // per-row numbers only, so it too runs on all threads; segment_stats sums the runs' severities on one
+    // thread, which keeps its windows' and aggregates' order, and so the Parquet bytes, the same.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
     const workers = options.pool ?? options.workers ?? (await defaultWorkers(duck, Number(threads)));
-    await duck.run('SET threads = 1');
     const reader = await duck.connect();
     let n = 0;
     try {
-      const stats = runSegmentModel(duck, 'segment_stats', params);
-      // Wait for both before leaving: a rejected stats query must not be left running on the instance.
+      // Wait for both before leaving: a rejected query must not be left running on the instance.
       const [, counted] = await Promise.allSettled([
-        stats,
+        runSegmentModel(duck, 'segment_counts', params),
         computeCharacteristics(reader, params, workers),
       ]).then((results) => {
         for (const r of results) if (r.status === 'rejected') throw r.reason;
@@ -69,8 +71,16 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
       n = counted as number;
     } finally {
       reader.close();
+    }
+    step(`characteristics of ${n.toLocaleString('en-US')} segments`);
+    await runSegmentModel(duck, 'segment_outliers', params);
+    await duck.run('SET threads = 1');
+    try {
+      await runSegmentModel(duck, 'segment_stats', params);
+    } finally {
       await duck.run(`SET threads = ${Number(threads)}`);
     }
+    await assertMomentsCovered(duck);
     const noSpans = !(await tableExists(duck, 'member_spans'));
     if (noSpans) {
       await duck.run(
@@ -83,7 +93,7 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
       if (noSpans) await duck.run('DROP TABLE member_spans');
     }
     await runSegmentModel(duck, 'segment_quota', params);
-    step(`segments labelled; characteristics of ${n.toLocaleString('en-US')} segments`);
+    step('segments labelled');
     await runSegmentModel(duck, 'segments', params);
   } finally {
     for (const t of WORK_TABLES) await duck.run(`DROP TABLE IF EXISTS ${t}`);
@@ -95,7 +105,7 @@ export const WORKERS_FROM_RETURNS = 1_000_000;
 
 /**
  * Worker threads for the characteristics: as many as DuckDB's threads once there are enough returns,
- * none (inline) for small universes. They run beside segment_stats, which holds one DuckDB thread.
+ * none (inline) for small universes. They run beside segment_counts and the scans that feed them.
  */
 async function defaultWorkers(duck: Duck, threads: number): Promise<number> {
   const r = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segment_steps');
@@ -110,6 +120,19 @@ async function tableExists(duck: Duck, name: string): Promise<boolean> {
     },
   );
   return Number(r.n) > 0;
+}
+
+/**
+ * Every labelled segment has the moments its labels came from: the TypeScript size rule
+ * (computeCharacteristics) and segment_stats' must agree. A gap would leave a label computed from NULLs.
+ */
+async function assertMomentsCovered(duck: Duck): Promise<void> {
+  const r = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segment_stats WHERE ret_mean IS NULL');
+  if (Number(r.n) > 0) {
+    throw new Error(
+      `segment_stats: ${r.n} labelled segments have no return moments from segment_characteristics; its size rule and computeCharacteristics' disagree`,
+    );
+  }
 }
 
 function validateParams(p: Record<string, number | string>): void {
@@ -158,21 +181,21 @@ const keyParts = (key: number): [number, number] => {
 };
 
 /**
- * Streams every segment's returns and appends the SPEC §7 characteristics of each one segment_stats can
- * label into `segment_characteristics`, keyed (series_key, segment). It runs beside segment_stats, so
- * it applies the same size rule itself (n_steps = returns + 1 ≥ min_coverage · L and returns ≥
- * min_returns; every step but a segment's first has a return): segments keeps only the labelled ones
- * anyway (a left join), the rule just spares the work on partial segments. segment_steps is stored sorted
- * by (series_key, segment, step) and DuckDB preserves insertion order, so a plain scan arrives in order
- * without another sort of the panel; the order is checked as it streams, and an out-of-order scan falls
- * back to an ORDER BY query. The table is read as SCAN_STREAMS scans of consecutive series_key ranges at
- * once, each on its own connection (keyRanges cuts at most 1/SCAN_STREAMS of the rows per range, so a
- * small last range can make one more), and their rows are joined in range order: the same rows in the
- * same order as one scan. Returns are copied into batches of whole
- * segments for `workers` worker threads (docs/decisions/0025); memory stays at a few batches per worker
- * and scan.
+ * Streams every segment's returns and appends the SPEC §7 characteristics and the returns' mean and
+ * sample standard deviation of each one segment_stats can label into `segment_characteristics`, keyed
+ * (series_key, segment). It applies segment_stats' size rule itself (n_steps = returns + 1 ≥
+ * min_coverage · L and returns ≥ min_returns; every step but a segment's first has a return), so every
+ * labelled segment finds its moments here (assertMomentsCovered). segment_steps is not stored sorted: its
+ * window leaves each segment's steps together and in step order, segments in no particular order, and
+ * now and then a segment cut in two where the window's work was divided. So a scan takes each run of one
+ * segment's ascending steps as it comes, and a segment met a second time, or out of step order, is read
+ * again at the end with ORDER BY (splitSegmentsQuery) — the numbers never depend on the table's order.
+ * The table is read as SCAN_STREAMS scans of series_key ranges at once, each on its own connection
+ * (keyRanges cuts at most 1/SCAN_STREAMS of the rows per range, so a small last range can make one more).
+ * Returns are copied into batches of whole segments for `workers` worker threads (docs/decisions/0025);
+ * memory stays at a few batches per worker and scan.
  */
-async function computeCharacteristics(
+export async function computeCharacteristics(
   duck: Duck,
   params: Record<string, number | string>,
   workers: number | CharacteristicsPool,
@@ -206,22 +229,40 @@ async function computeCharacteristics(
   // A pool the caller started is the caller's to close.
   const pool = typeof workers === 'number' ? new CharacteristicsPool(workers) : workers;
   const readers: Duck[] = [];
-  let results: CharacteristicsRow[];
+  const results: CharacteristicsRow[] = [];
   try {
     for (const _ of ranges) readers.push(await duck.connect());
     // Every scan is waited for before the connections close, a failed one included.
     const parts = await Promise.allSettled(
-      ranges.map(([lo, hi], j) => characteristicsOfRange(readers[j], lo, hi, minSteps, pool)),
+      ranges.map(([lo, hi], j) => characteristicsOf(readers[j], SEGMENT_RETURNS, { lo, hi }, minSteps, pool)),
     );
-    for (const part of parts) if (part.status === 'rejected') throw part.reason;
-    results = parts.flatMap((part) => (part as PromiseFulfilledResult<CharacteristicsRow[]>).value);
+    const split: number[] = [];
+    for (const part of parts) {
+      if (part.status === 'rejected') throw part.reason;
+      const { rows, again } = part.value;
+      for (const r of rows) if (!again.has(segmentKey(r[0], r[1]))) results.push(r);
+      split.push(...again);
+    }
+    if (split.length > 0) {
+      const { rows, again } = await characteristicsOf(
+        duck,
+        `${splitSegmentsQuery()} ORDER BY series_key, segment, step`,
+        { keys: listValue(split) },
+        minSteps,
+        pool,
+      );
+      if (again.size > 0) throw new Error('segment_steps returns arrived out of order even with ORDER BY');
+      results.push(...rows);
+    }
   } finally {
     for (const reader of readers) reader.close();
     if (pool !== workers) await pool.close();
   }
+  // In key order, so the table is the same whatever order the scans met the segments in.
+  results.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   await duck.run(
     `CREATE OR REPLACE TABLE segment_characteristics (series_key INTEGER, segment INTEGER, adf_stat DOUBLE,
-       adf_used_lag INTEGER, adf_nobs INTEGER, acf1 DOUBLE, forecastability DOUBLE)`,
+       adf_used_lag INTEGER, adf_nobs INTEGER, acf1 DOUBLE, forecastability DOUBLE, ret_mean DOUBLE, ret_std DOUBLE)`,
   );
   const appender = await duck.openAppender('segment_characteristics', [
     INTEGER,
@@ -231,13 +272,25 @@ async function computeCharacteristics(
     INTEGER,
     DOUBLE,
     DOUBLE,
+    DOUBLE,
+    DOUBLE,
   ]);
   for (const r of results) appender.push(r);
   appender.close();
   return results.length;
 }
 
-type CharacteristicsRow = [number, number, number, number, number, number, number];
+type CharacteristicsRow = [number, number, number, number, number, number, number, number, number];
+
+/** The returns of series_key $lo … $hi, in the table's order. */
+const SEGMENT_RETURNS =
+  'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL AND series_key BETWEEN $lo AND $hi';
+
+/** The returns of the segments whose segmentKey is in the list $keys. */
+function splitSegmentsQuery(): string {
+  return `SELECT series_key, segment, step, ret FROM segment_steps
+    WHERE ret IS NOT NULL AND CAST(series_key AS BIGINT) * ${2 ** 21} + segment + ${2 ** 20} IN (SELECT unnest($keys))`;
+}
 
 /**
  * Concurrent scans of segment_steps, by series_key range. Each DuckDB chunk (2,048 rows) reaches
@@ -246,31 +299,14 @@ type CharacteristicsRow = [number, number, number, number, number, number, numbe
  */
 const SCAN_STREAMS = 4;
 
-/** The characteristics rows of series_key lo … hi, in (series_key, segment) order. */
-async function characteristicsOfRange(
-  duck: Duck,
-  lo: number,
-  hi: number,
-  minSteps: readonly number[],
-  pool: CharacteristicsPool,
-): Promise<CharacteristicsRow[]> {
-  const scan =
-    'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL AND series_key BETWEEN $lo AND $hi';
-  const range = { lo, hi };
-  const rows =
-    (await characteristicsOf(duck, scan, range, minSteps, pool)) ??
-    (await characteristicsOf(duck, `${scan} ORDER BY series_key, segment, step`, range, minSteps, pool));
-  if (!rows) throw new Error('segment_steps returns arrived out of order even with ORDER BY');
-  return rows;
-}
-
 /** Segments per batch handed to the pool: big enough to amortise a message, small enough to balance. */
 const BATCH_SEGMENTS = 256;
 
 /**
- * The characteristics rows of one ordered scan, or null when the scan was not in (key, step) order.
- * Whole segments go to `pool` in batches, at most `pool.inFlight` in flight (the scan waits for the
- * oldest beyond that), and their rows come back in scan order.
+ * The characteristics rows of one scan, in the order its segments ended, and the segments to read again
+ * (`again`): met in more than one run of rows, or with a step not above the one before. Whole segments
+ * go to `pool` in batches, at most `pool.inFlight` in flight (the scan waits for the oldest beyond that).
+ * A segment's rows here may be part of it only when it is in `again`; the caller drops those rows.
  */
 async function characteristicsOf(
   duck: Duck,
@@ -278,9 +314,11 @@ async function characteristicsOf(
   params: Params,
   minSteps: readonly number[],
   pool: CharacteristicsPool,
-): Promise<CharacteristicsRow[] | null> {
+): Promise<{ rows: CharacteristicsRow[]; again: Set<number> }> {
   const out: CharacteristicsRow[] = [];
   const pending: { keys: number[]; result: Promise<Float64Array> }[] = [];
+  const seen = new Set<number>();
+  const again = new Set<number>();
   // The batch being filled: segments back to back in `values`, the current one from `start` to `used`.
   let values = new Float64Array(BATCH_SEGMENTS * 256);
   let used = 0;
@@ -289,11 +327,12 @@ async function characteristicsOf(
   let keys: number[] = [];
   let current = -1;
   let lastStep = -1;
-  let ordered = true;
+  // Rows of a segment already marked `again` are skipped until the next segment starts.
+  let skipping = false;
   const endSegment = () => {
     const [seriesKey] = keyParts(current);
-    if (used - start + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) {
-      used = start; // partial: never labelled
+    if (skipping || used - start + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) {
+      used = start; // partial (never labelled), or to be read again
       return;
     }
     keys.push(current);
@@ -304,7 +343,7 @@ async function characteristicsOf(
     if (keys.length === 0) return;
     const capacity = values.length; // read before run(): a worker's batch is transferred (detached here)
     const result = pool.run({ offsets: Int32Array.from(offsets), values: values.subarray(0, used) });
-    result.catch(() => {}); // awaited in order below; a scan abandoned as out of order never awaits it
+    result.catch(() => {}); // awaited in order below; a failed scan never awaits it
     pending.push({ keys, result });
     values = new Float64Array(capacity);
     used = 0;
@@ -318,28 +357,27 @@ async function characteristicsOf(
     const r = await batch.result;
     batch.keys.forEach((key, i) => {
       const o = i * CHARACTERISTICS_WIDTH;
-      out.push([...keyParts(key), r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4]]);
+      out.push([...keyParts(key), r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5], r[o + 6]]);
     });
   };
   // The query's columns, in order: series_key, segment, step, ret.
   await streamNumbers(duck, sql, params, async ([k, g, step, ret], rows) => {
-    if (!ordered) return;
     for (let i = 0; i < rows; i++) {
       const key = segmentKey(k[i], g[i]);
       if (key !== current) {
-        if (key < current) {
-          ordered = false;
-          return;
-        }
         if (current >= 0) endSegment();
         if (keys.length >= BATCH_SEGMENTS) dispatch();
         while (pending.length > pool.inFlight) await collectOldest();
         current = key;
-      } else if (step[i] <= lastStep) {
-        ordered = false;
-        return;
+        skipping = seen.has(key);
+        if (skipping) again.add(key);
+        else seen.add(key);
+      } else if (!skipping && step[i] <= lastStep) {
+        again.add(key);
+        skipping = true;
       }
       lastStep = step[i];
+      if (skipping) continue;
       if (used === values.length) {
         const bigger = new Float64Array(values.length * 2);
         bigger.set(values);
@@ -348,9 +386,8 @@ async function characteristicsOf(
       values[used++] = ret[i];
     }
   });
-  if (!ordered) return null;
   if (current >= 0) endSegment();
   dispatch();
   while (pending.length > 0) await collectOldest();
-  return out;
+  return { rows: out, again };
 }
