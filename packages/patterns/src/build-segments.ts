@@ -1,5 +1,5 @@
 import { DOUBLE, type Duck, INTEGER, keyRanges, listValue, type Params, streamNumbers } from '@asof/duck';
-import { InputError } from '@asof/schema';
+import { AsofError, InputError } from '@asof/schema';
 import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
 import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 import { runSegmentModel } from './run-segment-model.ts';
@@ -129,8 +129,10 @@ async function tableExists(duck: Duck, name: string): Promise<boolean> {
 async function assertMomentsCovered(duck: Duck): Promise<void> {
   const r = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segment_stats WHERE ret_mean IS NULL');
   if (Number(r.n) > 0) {
-    throw new Error(
-      `segment_stats: ${r.n} labelled segments have no return moments from segment_characteristics; its size rule and computeCharacteristics' disagree`,
+    throw new AsofError(
+      'SEGMENT_MOMENTS_MISSING',
+      `segment_stats: ${r.n} labelled segments have no return moments in segment_characteristics (expected 0): segment_counts' size rule and computeCharacteristics' disagree, a bug in @asof/patterns`,
+      { context: { segments: Number(r.n) } },
     );
   }
 }
@@ -189,7 +191,7 @@ const keyParts = (key: number): [number, number] => {
  * window leaves each segment's steps together and in step order, segments in no particular order, and
  * now and then a segment cut in two where the window's work was divided. So a scan takes each run of one
  * segment's ascending steps as it comes, and a segment met a second time, or out of step order, is read
- * again at the end with ORDER BY (splitSegmentsQuery) — the numbers never depend on the table's order.
+ * again at the end with ORDER BY (SPLIT_SEGMENT_RETURNS) — the numbers never depend on the table's order.
  * The table is read as SCAN_STREAMS scans of series_key ranges at once, each on its own connection
  * (keyRanges cuts at most 1/SCAN_STREAMS of the rows per range, so a small last range can make one more).
  * Returns are copied into batches of whole segments for `workers` worker threads (docs/decisions/0025);
@@ -246,12 +248,17 @@ export async function computeCharacteristics(
     if (split.length > 0) {
       const { rows, again } = await characteristicsOf(
         duck,
-        `${splitSegmentsQuery()} ORDER BY series_key, segment, step`,
+        `${SPLIT_SEGMENT_RETURNS} ORDER BY series_key, segment, step`,
         { keys: listValue(split) },
         minSteps,
         pool,
       );
-      if (again.size > 0) throw new Error('segment_steps returns arrived out of order even with ORDER BY');
+      if (again.size > 0) {
+        throw new AsofError(
+          'SEGMENT_STEPS_UNORDERED',
+          `segment_steps: ${again.size} segments' returns arrived out of step order even with ORDER BY (expected none)`,
+        );
+      }
       results.push(...rows);
     }
   } finally {
@@ -287,10 +294,8 @@ const SEGMENT_RETURNS =
   'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL AND series_key BETWEEN $lo AND $hi';
 
 /** The returns of the segments whose segmentKey is in the list $keys. */
-function splitSegmentsQuery(): string {
-  return `SELECT series_key, segment, step, ret FROM segment_steps
-    WHERE ret IS NOT NULL AND CAST(series_key AS BIGINT) * ${2 ** 21} + segment + ${2 ** 20} IN (SELECT unnest($keys))`;
-}
+const SPLIT_SEGMENT_RETURNS = `SELECT series_key, segment, step, ret FROM segment_steps
+  WHERE ret IS NOT NULL AND CAST(series_key AS BIGINT) * ${2 ** 21} + segment + ${2 ** 20} IN (SELECT unnest($keys))`;
 
 /**
  * Concurrent scans of segment_steps, by series_key range. Each DuckDB chunk (2,048 rows) reaches
