@@ -362,7 +362,7 @@ async function characteristicsOf(
     const r = await batch.result;
     batch.keys.forEach((key, i) => {
       const o = i * CHARACTERISTICS_WIDTH;
-      out.push([...keyParts(key), r[o], r[o + 1], r[o + 2], r[o + 3], r[o + 4], r[o + 5], r[o + 6]]);
+      out.push([...keyParts(key), ...r.subarray(o, o + CHARACTERISTICS_WIDTH)] as CharacteristicsRow);
     });
   };
   // The query's columns, in order: series_key, segment, step, ret.
