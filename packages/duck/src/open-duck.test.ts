@@ -6,7 +6,7 @@ import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
-import { streamArrow, streamNumbers } from './stream-arrow.ts';
+import { type NumberLists, streamArrow, streamNumberLists, streamNumbers } from './stream-arrow.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
 const duck = await Duck.open({ threads: 2 });
@@ -229,6 +229,38 @@ describe('Duck', () => {
     expect(viaNumbers[4].filter(Number.isNaN)).toHaveLength(250);
     await expect(streamNumbers(duck, "SELECT 1 AS n, 'x' AS s", undefined, () => {})).rejects.toThrow(
       /column s is VARCHAR, not a number/,
+    );
+  });
+
+  it('streams lists of numbers as one flat array per column and chunk, with numeric columns beside them', async () => {
+    // 3,000 groups: two chunks. Group g holds g % 5 values (an empty list for 0), one of them NULL when g % 11 = 0.
+    const sql = `SELECT g::INTEGER AS g, list(v::INTEGER ORDER BY v) AS ints,
+        list(CASE WHEN g % 11 = 0 AND v = 1 THEN NULL ELSE v / 4 END ORDER BY v) AS quarters, (g * 2)::BIGINT AS twice
+      FROM (SELECT g, unnest(range(g % 5)) AS v FROM range(3000) AS r(g)) GROUP BY g
+      UNION ALL SELECT g::INTEGER, []::INTEGER[], []::DOUBLE[], (g * 2)::BIGINT FROM range(3000) AS r(g) WHERE g % 5 = 0
+      ORDER BY g`;
+    const got = new Map<number, { ints: number[]; quarters: number[]; twice: number }>();
+    let chunks = 0;
+    const rows = await streamNumberLists(duck, sql, undefined, ([g, twice], [ints, quarters], n) => {
+      chunks++;
+      expect(ints.items).toBeInstanceOf(Int32Array); // a list keeps its type: no conversion per value
+      for (let i = 0; i < n; i++) {
+        const take = (l: NumberLists) => Array.from(l.items.subarray(l.start[i], l.start[i] + l.length[i]));
+        got.set(g[i], { ints: take(ints), quarters: take(quarters), twice: twice[i] });
+      }
+    });
+    expect(rows).toBe(3000);
+    expect(chunks).toBe(2);
+    for (const g of [0, 1, 4, 11, 2047, 2048, 2999]) {
+      const ints = Array.from({ length: g % 5 }, (_, v) => v);
+      const quarters = ints.map((v) => (g % 11 === 0 && v === 1 ? Number.NaN : v / 4));
+      expect(got.get(g), `group ${g}`).toEqual({ ints, quarters, twice: 2 * g });
+    }
+    await expect(streamNumberLists(duck, 'SELECT NULL::INTEGER[] AS l', undefined, () => {})).rejects.toThrow(
+      /column l has a NULL list in row 0; coalesce it/,
+    );
+    await expect(streamNumberLists(duck, "SELECT ['a'] AS l", undefined, () => {})).rejects.toThrow(
+      /column l is VARCHAR\[\], not a list of numbers/,
     );
   });
 

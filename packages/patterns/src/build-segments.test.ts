@@ -114,8 +114,9 @@ describe('buildSegments on seeded synthetic prices', () => {
   }, 120_000);
 
   it('computes the same characteristics and moments whatever order segment_steps holds its rows in', async () => {
-    // segment_steps is not sorted (docs/decisions/0031): a segment may arrive cut in two, or (defensively)
-    // out of step order. Such segments are read again in order; the rest are taken as they come.
+    // segment_steps is not sorted (docs/decisions/0031), and the pass gathers each segment's steps and
+    // returns with a GROUP BY (docs/decisions/0032), which keeps no order: a segment cut in two, swapped
+    // or descending must give the numbers of the sorted table.
     const params = segmentParams();
     const characteristics = 'SELECT * FROM segment_characteristics ORDER BY series_key, segment';
     try {
@@ -157,6 +158,14 @@ describe('buildSegments on seeded synthetic prices', () => {
         expect(n).toBe(expected.length);
         expect(await duck.all(characteristics), `${workers} workers`).toEqual(expected);
       }
+      // A step twice in one segment has no order to restore: refused, naming the segment.
+      await duck.run(
+        'INSERT INTO segment_steps SELECT * FROM steps_sorted WHERE series_key = $k AND segment = $g AND step = 150',
+        { k: cut.k, g: cut.g },
+      );
+      await expect(computeCharacteristics(duck, params, 0)).rejects.toThrow(
+        new RegExp(`segment ${cut.g} of series_key ${cut.k} has step 150 twice`),
+      );
     } finally {
       for (const t of ['segment_steps', 'steps_sorted', 'segment_characteristics']) {
         await duck.run(`DROP TABLE IF EXISTS ${t}`);

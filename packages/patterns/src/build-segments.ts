@@ -1,4 +1,4 @@
-import { DOUBLE, type Duck, INTEGER, keyRanges, listValue, type Params, streamNumbers } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, keyRanges, type NumberLists, streamNumberLists } from '@asof/duck';
 import { AsofError, InputError } from '@asof/schema';
 import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
 import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
@@ -51,7 +51,7 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     await runSegmentModel(duck, 'segment_steps', params);
     step('steps placed on the calendar grids');
     // segment_stats needs no table stored in step order (docs/decisions/0031): the returns' moments come
-    // from the TypeScript pass (worker threads, concurrent scans on their own connections), while
+    // from the TypeScript pass (worker threads, its group-by on a connection of its own), while
     // segment_counts, exact in any order, runs beside it on the main connection. segment_outliers holds
     // per-row numbers only, so it too runs on all threads; segment_stats sums the runs' severities on one
     // thread, which keeps its windows' and aggregates' order, and so the Parquet bytes, the same.
@@ -183,19 +183,15 @@ const keyParts = (key: number): [number, number] => {
 };
 
 /**
- * Streams every segment's returns and appends the SPEC §7 characteristics and the returns' mean and
- * sample standard deviation of each one segment_stats can label into `segment_characteristics`, keyed
- * (series_key, segment). It applies segment_stats' size rule itself (n_steps = returns + 1 ≥
- * min_coverage · L and returns ≥ min_returns; every step but a segment's first has a return), so every
- * labelled segment finds its moments here (assertMomentsCovered). segment_steps is not stored sorted: its
- * window leaves each segment's steps together and in step order, segments in no particular order, and
- * now and then a segment cut in two where the window's work was divided. So a scan takes each run of one
- * segment's ascending steps as it comes, and a segment met a second time, or out of step order, is read
- * again at the end with ORDER BY (SPLIT_SEGMENT_RETURNS) — the numbers never depend on the table's order.
- * The table is read as SCAN_STREAMS scans of series_key ranges at once, each on its own connection
- * (keyRanges cuts at most 1/SCAN_STREAMS of the rows per range, so a small last range can make one more).
- * Returns are copied into batches of whole segments for `workers` worker threads (docs/decisions/0025);
- * memory stays at a few batches per worker and scan.
+ * Computes the SPEC §7 characteristics and the returns' mean and sample standard deviation of every
+ * segment segment_stats can label, and appends them to `segment_characteristics`, keyed (series_key,
+ * segment). It applies segment_stats' size rule itself (n_steps = returns + 1 ≥ min_coverage · L and
+ * returns ≥ min_returns; every step but a segment's first has a return), so every labelled segment finds
+ * its moments here (assertMomentsCovered). Each segment reaches JavaScript as one row of two lists, its
+ * steps and its returns, gathered by a GROUP BY in whatever order DuckDB's threads met them; the pass
+ * puts the returns in step order itself (docs/decisions/0032), so the numbers never depend on the
+ * table's order. Returns are copied into batches of whole segments for `workers` worker threads
+ * (docs/decisions/0025); memory stays at a few batches per worker beside DuckDB's aggregate.
  */
 export async function computeCharacteristics(
   duck: Duck,
@@ -226,46 +222,17 @@ export async function computeCharacteristics(
     duck,
     'SELECT series_key AS key, count(*) AS n FROM segment_steps GROUP BY series_key',
     undefined,
-    Math.max(1, Math.ceil(total / SCAN_STREAMS)),
+    Math.max(1, Math.min(MAX_RANGE_RETURNS, Math.ceil(total / MIN_RANGES))),
   );
   // A pool the caller started is the caller's to close.
   const pool = typeof workers === 'number' ? new CharacteristicsPool(workers) : workers;
-  const readers: Duck[] = [];
-  const results: CharacteristicsRow[] = [];
+  let results: CharacteristicsRow[];
   try {
-    for (const _ of ranges) readers.push(await duck.connect());
-    // Every scan is waited for before the connections close, a failed one included.
-    const parts = await Promise.allSettled(
-      ranges.map(([lo, hi], j) => characteristicsOf(readers[j], SEGMENT_RETURNS, { lo, hi }, minSteps, pool)),
-    );
-    const split: number[] = [];
-    for (const part of parts) {
-      if (part.status === 'rejected') throw part.reason;
-      const { rows, again } = part.value;
-      for (const r of rows) if (!again.has(segmentKey(r[0], r[1]))) results.push(r);
-      split.push(...again);
-    }
-    if (split.length > 0) {
-      const { rows, again } = await characteristicsOf(
-        duck,
-        `${SPLIT_SEGMENT_RETURNS} ORDER BY series_key, segment, step`,
-        { keys: listValue(split) },
-        minSteps,
-        pool,
-      );
-      if (again.size > 0) {
-        throw new AsofError(
-          'SEGMENT_STEPS_UNORDERED',
-          `segment_steps: ${again.size} segments' returns arrived out of step order even with ORDER BY (expected none)`,
-        );
-      }
-      results.push(...rows);
-    }
+    results = await characteristicsOf(duck, ranges, minSteps, pool);
   } finally {
-    for (const reader of readers) reader.close();
     if (pool !== workers) await pool.close();
   }
-  // In key order, so the table is the same whatever order the scans met the segments in.
+  // In key order, so the table is the same whatever order the queries returned the segments in.
   results.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   await duck.run(
     `CREATE OR REPLACE TABLE segment_characteristics (series_key INTEGER, segment INTEGER, adf_stat DOUBLE,
@@ -289,70 +256,47 @@ export async function computeCharacteristics(
 
 type CharacteristicsRow = [number, number, number, number, number, number, number, number, number];
 
-/** The returns of series_key $lo … $hi, in the table's order. */
-const SEGMENT_RETURNS =
-  'SELECT series_key, segment, step, ret FROM segment_steps WHERE ret IS NOT NULL AND series_key BETWEEN $lo AND $hi';
-
-/** The returns of the segments whose segmentKey is in the list $keys. */
-const SPLIT_SEGMENT_RETURNS = `SELECT series_key, segment, step, ret FROM segment_steps
-  WHERE ret IS NOT NULL AND CAST(series_key AS BIGINT) * ${2 ** 21} + segment + ${2 ** 20} IN (SELECT unnest($keys))`;
+/** The steps and returns of each segment of series_key $lo … $hi: two lists in the same (unspecified) order. */
+const SEGMENT_RETURNS = `SELECT series_key, segment, list(step) AS steps, list(ret) AS rets
+  FROM segment_steps WHERE ret IS NOT NULL AND series_key BETWEEN $lo AND $hi GROUP BY series_key, segment`;
 
 /**
- * Concurrent scans of segment_steps, by series_key range. Each DuckDB chunk (2,048 rows) reaches
- * JavaScript through an asynchronous fetch that waits ~0.2 ms for its thread hand-offs, which one scan
- * spends mostly idle; several in flight overlap those waits (25M returns: 4.3 s with one, 1.0 s with four).
+ * The group-by runs over consecutive series_key ranges, one after another, of at most 1/MIN_RANGES of
+ * the rows and at most MAX_RANGE_RETURNS rows each: a smaller aggregate stays in cache and memory. On the
+ * segments bench (124M returns, numbers read only) one range took 9.0–10.6 s, two 7.1–7.5 s, four
+ * 6.0–7.0 s, eight 6.4–8.0 s, sixteen 7.4 s.
  */
-const SCAN_STREAMS = 4;
+const MIN_RANGES = 4;
+const MAX_RANGE_RETURNS = 32_000_000;
 
 /** Segments per batch handed to the pool: big enough to amortise a message, small enough to balance. */
 const BATCH_SEGMENTS = 256;
 
 /**
- * The characteristics rows of one scan, in the order its segments ended, and the segments to read again
- * (`again`): met in more than one run of rows, or with a step not above the one before. Whole segments
- * go to `pool` in batches, at most `pool.inFlight` in flight (the scan waits for the oldest beyond that).
- * A segment's rows here may be part of it only when it is in `again`; the caller drops those rows.
+ * The characteristics rows of every segment of `ranges` that meets its minimum size, in the order the
+ * queries returned them. Whole segments go to `pool` in batches, at most `pool.inFlight` in flight (the
+ * stream waits for the oldest beyond that).
  */
 async function characteristicsOf(
   duck: Duck,
-  sql: string,
-  params: Params,
+  ranges: readonly [number, number][],
   minSteps: readonly number[],
   pool: CharacteristicsPool,
-): Promise<{ rows: CharacteristicsRow[]; again: Set<number> }> {
+): Promise<CharacteristicsRow[]> {
   const out: CharacteristicsRow[] = [];
   const pending: { keys: number[]; result: Promise<Float64Array> }[] = [];
-  const seen = new Set<number>();
-  const again = new Set<number>();
-  // The batch being filled: segments back to back in `values`, the current one from `start` to `used`.
+  // The batch being filled: segments back to back in `values`, segment i from offsets[i] to offsets[i + 1].
   let values = new Float64Array(BATCH_SEGMENTS * 256);
-  let used = 0;
-  let start = 0;
   let offsets = [0];
   let keys: number[] = [];
-  let current = -1;
-  let lastStep = -1;
-  // Rows of a segment already marked `again` are skipped until the next segment starts.
-  let skipping = false;
-  const endSegment = () => {
-    const [seriesKey] = keyParts(current);
-    if (skipping || used - start + 1 < (minSteps[seriesKey] ?? Number.POSITIVE_INFINITY)) {
-      used = start; // partial (never labelled), or to be read again
-      return;
-    }
-    keys.push(current);
-    offsets.push(used);
-    start = used;
-  };
   const dispatch = () => {
     if (keys.length === 0) return;
     const capacity = values.length; // read before run(): a worker's batch is transferred (detached here)
+    const used = offsets[offsets.length - 1];
     const result = pool.run({ offsets: Int32Array.from(offsets), values: values.subarray(0, used) });
-    result.catch(() => {}); // awaited in order below; a failed scan never awaits it
+    result.catch(() => {}); // awaited in order below; a failed stream never awaits it
     pending.push({ keys, result });
     values = new Float64Array(capacity);
-    used = 0;
-    start = 0;
     offsets = [0];
     keys = [];
   };
@@ -365,34 +309,75 @@ async function characteristicsOf(
       out.push([...keyParts(key), ...r.subarray(o, o + CHARACTERISTICS_WIDTH)] as CharacteristicsRow);
     });
   };
-  // The query's columns, in order: series_key, segment, step, ret.
-  await streamNumbers(duck, sql, params, async ([k, g, step, ret], rows) => {
+  const take = async ([k, g]: Float64Array[], [steps, rets]: NumberLists[], rows: number) => {
     for (let i = 0; i < rows; i++) {
-      const key = segmentKey(k[i], g[i]);
-      if (key !== current) {
-        if (current >= 0) endSegment();
-        if (keys.length >= BATCH_SEGMENTS) dispatch();
+      const n = rets.length[i];
+      if (n + 1 < (minSteps[k[i]] ?? Number.POSITIVE_INFINITY)) continue; // partial: never labelled
+      if (keys.length >= BATCH_SEGMENTS) {
+        dispatch();
         while (pending.length > pool.inFlight) await collectOldest();
-        current = key;
-        skipping = seen.has(key);
-        if (skipping) again.add(key);
-        else seen.add(key);
-      } else if (!skipping && step[i] <= lastStep) {
-        again.add(key);
-        skipping = true;
       }
-      lastStep = step[i];
-      if (skipping) continue;
-      if (used === values.length) {
-        const bigger = new Float64Array(values.length * 2);
-        bigger.set(values);
+      const used = offsets[offsets.length - 1];
+      if (used + n > values.length) {
+        const bigger = new Float64Array(Math.max(values.length * 2, used + n));
+        bigger.set(values.subarray(0, used));
         values = bigger;
       }
-      values[used++] = ret[i];
+      copyInStepOrder(steps, rets, i, values, used, k[i], g[i]);
+      keys.push(segmentKey(k[i], g[i]));
+      offsets.push(used + n);
     }
-  });
-  if (current >= 0) endSegment();
+  };
+  for (const [lo, hi] of ranges) await streamNumberLists(duck, SEGMENT_RETURNS, { lo, hi }, take);
   dispatch();
   while (pending.length > 0) await collectOldest();
-  return { rows: out, again };
+  return out;
+}
+
+/**
+ * Writes row i's returns into `into` from `at`, in the order of its steps. A GROUP BY gathers each
+ * group's values in the order its threads met them: mostly the table's, which for segment_steps is
+ * step order, but a segment whose rows two threads shared can come back in two pieces swapped.
+ */
+function copyInStepOrder(
+  steps: NumberLists,
+  rets: NumberLists,
+  i: number,
+  into: Float64Array,
+  at: number,
+  seriesKey: number,
+  segment: number,
+): void {
+  const n = rets.length[i];
+  const s = steps.start[i];
+  const r = rets.start[i];
+  if (steps.length[i] !== n) {
+    throw new AsofError(
+      'SEGMENT_STEPS_MALFORMED',
+      `segment_steps: segment ${segment} of series_key ${seriesKey} has ${steps.length[i]} steps but ${n} returns (expected one return per step)`,
+    );
+  }
+  let ascending = true;
+  for (let j = s + 1; j < s + n; j++) {
+    if (steps.items[j] <= steps.items[j - 1]) {
+      ascending = false;
+      break;
+    }
+  }
+  if (ascending) {
+    into.set(rets.items.subarray(r, r + n), at);
+    return;
+  }
+  const order = Array.from({ length: n }, (_, j) => j).sort(
+    (a, b) => steps.items[s + a] - steps.items[s + b],
+  );
+  for (let j = 0; j < n; j++) {
+    if (j > 0 && steps.items[s + order[j]] === steps.items[s + order[j - 1]]) {
+      throw new AsofError(
+        'SEGMENT_STEPS_MALFORMED',
+        `segment_steps: segment ${segment} of series_key ${seriesKey} has step ${steps.items[s + order[j]]} twice (expected each step once)`,
+      );
+    }
+    into[at + j] = rets.items[r + order[j]];
+  }
 }
