@@ -232,6 +232,30 @@ describe('Duck', () => {
     );
   });
 
+  it('hands over arrays that stay valid after the stream moves on (they are copies, not views of DuckDB memory)', async () => {
+    // numericColumn and numberListsOf pass @duckdb/node-api's own typed arrays on without copying them.
+    const kept: { doubles: Float64Array; lists: NumberLists }[] = [];
+    await streamNumberLists(
+      duck,
+      'SELECT i * 0.5::DOUBLE AS d, [i, i + 1]::DOUBLE[] AS l FROM range(20000) AS r(i) ORDER BY i',
+      undefined,
+      ([doubles], [lists]) => {
+        kept.push({ doubles, lists });
+      },
+    );
+    (globalThis as { gc?: () => void }).gc?.();
+    await duck.all('SELECT sum(i * 0.25) FROM range(2000000) AS r(i)'); // reuses whatever DuckDB freed
+    let i = 0;
+    for (const { doubles, lists } of kept) {
+      for (let r = 0; r < doubles.length; r++, i++) {
+        expect(doubles[r]).toBe(i * 0.5);
+        expect(lists.length[r]).toBe(2);
+        expect([lists.items[lists.start[r]], lists.items[lists.start[r] + 1]]).toEqual([i, i + 1]);
+      }
+    }
+    expect(i).toBe(20000);
+  });
+
   it('streams lists of numbers as one flat array per column and chunk, with numeric columns beside them', async () => {
     // 3,000 groups: two chunks. Group g holds g % 5 values (an empty list for 0), one of them NULL when g % 11 = 0.
     const sql = `SELECT g::INTEGER AS g, list(v::INTEGER ORDER BY v) AS ints,
