@@ -175,13 +175,6 @@ function validateParams(p: Record<string, number | string>): void {
   }
 }
 
-/** (series_key, segment) as one exact number: segments are far inside ±2^20, keys below 2^32. */
-const segmentKey = (seriesKey: number, segment: number) => seriesKey * 2 ** 21 + segment + 2 ** 20;
-const keyParts = (key: number): [number, number] => {
-  const seriesKey = Math.floor(key / 2 ** 21);
-  return [seriesKey, key - seriesKey * 2 ** 21 - 2 ** 20];
-};
-
 /**
  * Computes the SPEC §7 characteristics and the returns' mean and sample standard deviation of every
  * segment segment_stats can label, and appends them to `segment_characteristics`, keyed (series_key,
@@ -284,11 +277,11 @@ async function characteristicsOf(
   pool: CharacteristicsPool,
 ): Promise<CharacteristicsRow[]> {
   const out: CharacteristicsRow[] = [];
-  const pending: { keys: number[]; result: Promise<Float64Array> }[] = [];
+  const pending: { keys: [number, number][]; result: Promise<Float64Array> }[] = [];
   // The batch being filled: segments back to back in `values`, segment i from offsets[i] to offsets[i + 1].
   let values = new Float64Array(BATCH_SEGMENTS * 256);
   let offsets = [0];
-  let keys: number[] = [];
+  let keys: [number, number][] = []; // (series_key, segment) of each segment in the batch
   const dispatch = () => {
     if (keys.length === 0) return;
     const capacity = values.length; // read before run(): a worker's batch is transferred (detached here)
@@ -306,7 +299,7 @@ async function characteristicsOf(
     const r = await batch.result;
     batch.keys.forEach((key, i) => {
       const o = i * CHARACTERISTICS_WIDTH;
-      out.push([...keyParts(key), ...r.subarray(o, o + CHARACTERISTICS_WIDTH)] as CharacteristicsRow);
+      out.push([...key, ...r.subarray(o, o + CHARACTERISTICS_WIDTH)] as CharacteristicsRow);
     });
   };
   const take = async ([k, g]: Float64Array[], [steps, rets]: NumberLists[], rows: number) => {
@@ -324,7 +317,7 @@ async function characteristicsOf(
         values = bigger;
       }
       copyInStepOrder(steps, rets, i, values, used, k[i], g[i]);
-      keys.push(segmentKey(k[i], g[i]));
+      keys.push([k[i], g[i]]);
       offsets.push(used + n);
     }
   };
