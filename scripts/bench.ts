@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
-import { Duck, keyRanges, MAX_ROWS_PER_FILE, partPath } from '@asof/duck';
+import { createTextEnum, Duck, keyRanges, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
@@ -21,6 +21,8 @@ import {
   assertKnownUnits,
   createStagingTables,
   loadRegistryTables,
+  OBSERVATION_CODES,
+  OBSERVATION_COLUMNS,
   runModels,
   UNIVERSE_MODELS,
   type WrittenTable,
@@ -161,7 +163,25 @@ await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.sli
     await stage('floor', async () => {
       const floorDir = join(work.work, 'floor');
       await duck.createTable('bench_floor_series', benchSql('bench_floor_series'));
-      const select = benchSql('bench_floor_observations');
+      // The texts are sorted as codes, as the build's write sorts them (sortWithCodes): the floor is the
+      // cheapest pass known, not a pass the build beats.
+      await createTextEnum(duck, OBSERVATION_CODES.series_id, 'SELECT series_id FROM bench_floor_series');
+      for (const [column, kind] of [
+        ['available_at_basis', 'basis'],
+        ['source_ref', 'ref'],
+      ]) {
+        await createTextEnum(
+          duck,
+          OBSERVATION_CODES[column],
+          `SELECT text FROM stg_keys WHERE kind = '${kind}'`,
+        );
+      }
+      const select = sortWithCodes(
+        OBSERVATION_COLUMNS,
+        `FROM (${benchSql('bench_floor_observations')}) AS floor`,
+        'series_rank, "timestamp", available_at',
+        OBSERVATION_CODES,
+      );
       let n = 0;
       let files = 0;
       for (const f of FREQUENCIES) {
@@ -178,7 +198,7 @@ await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.sli
             ...partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length).split('/'),
           );
           mkdirSync(join(file, '..'), { recursive: true });
-          await duck.writeParquet(`${select} ORDER BY series_rank, "timestamp", available_at`, file, {
+          await duck.writeParquet(select, file, {
             f,
             lo,
             hi,

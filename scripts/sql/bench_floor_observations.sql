@@ -5,6 +5,7 @@
 -- grain: (series_id, timestamp, available_at) of the staged rows (duplicates are kept: the floor does not
 --   dedupe)
 -- params: $f frequency, $lo/$hi series_rank range of the part
+-- series_rank is the sort key, not written: bench.ts sorts on it (sortWithCodes, as the build's write).
 WITH source AS (
   SELECT o.*, k.series_id, k.series_rank
   FROM stg_observations AS o
@@ -28,4 +29,5 @@ renamed AS (
 final AS (
   SELECT * FROM renamed
 )
-SELECT series_id, "timestamp", period_start, available_at, value, available_at_basis, source_ref FROM final
+SELECT series_id, "timestamp", period_start, available_at, value, available_at_basis, source_ref, series_rank
+FROM final

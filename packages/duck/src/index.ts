@@ -4,5 +4,6 @@ export * from './describe-parquet.ts';
 export * from './key-ranges.ts';
 export * from './open-duck.ts';
 export * from './quote-ident.ts';
+export * from './sort-with-codes.ts';
 export * from './stream-arrow.ts';
 export * from './table-appender.ts';

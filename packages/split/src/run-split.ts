@@ -5,6 +5,7 @@ import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import {
   BIGINT,
   BOOLEAN,
+  createTextEnum,
   Duck,
   describeParquet,
   keyRanges,
@@ -13,6 +14,8 @@ import {
   partPath,
   quoteIdent,
   quoteLiteral,
+  sortWithCodes,
+  type TextCodes,
   VARCHAR,
 } from '@asof/duck';
 import {
@@ -25,6 +28,7 @@ import {
 import { faultPoint, type OutputWork, planOutput, writeOutputDir } from '@asof/output';
 import {
   AsofError,
+  AVAILABLE_AT_BASES,
   FREQUENCIES,
   type Frequency,
   InputError,
@@ -407,6 +411,7 @@ async function splitInto(
       await duck.createTable('split_tasks', readFileSync(splitModelPath('split_tasks'), 'utf8'));
       step('model split_tasks');
     }
+    await createSplitCodes(duck);
     for (const spec of outputsFor(s.layout, withTasks))
       outputs.push(...(await writeOutputs(duck, tmp, spec)));
     await assertTrainInvariants(duck, tmp, outputs, s.trainCutoff);
@@ -659,6 +664,24 @@ async function assertNone(duck: Duck, checks: readonly [string, string, Params?]
 }
 
 /**
+ * The text columns of the split's tables that their writes sort as ENUM codes (sortWithCodes), with the
+ * query giving every value each takes: the split's series (series_keys), their frequencies, and the closed
+ * vocabulary of available_at_basis. source_ref is free text and stays VARCHAR.
+ */
+const SPLIT_CODES: Record<string, [type: string, values: string]> = {
+  series_id: ['asof_series_text', 'SELECT series_id FROM series_keys'],
+  frequency: ['asof_frequency_text', 'SELECT frequency FROM series_keys'],
+  available_at_basis: [
+    'asof_basis_text',
+    `SELECT unnest([${AVAILABLE_AT_BASES.map((b) => quoteLiteral(b)).join(', ')}])`,
+  ],
+};
+
+async function createSplitCodes(duck: Duck): Promise<void> {
+  for (const [type, values] of Object.values(SPLIT_CODES)) await createTextEnum(duck, type, values);
+}
+
+/**
  * Writes one split table, cut between series into files of at most MAX_ROWS_PER_FILE rows (one file,
  * named spec.path, unless the table is larger: then name-000.parquet, name-001.parquet…), so each COPY sorts in
  * memory at FinVerse scale. Readers take every file the manifest lists under the table's name.
@@ -673,12 +696,26 @@ async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<
   );
   // An empty table is still written (one empty file), so the manifest always names every table.
   if (ranges.length === 0) ranges.push([0, 0]);
+  const source = quoteIdent(spec.source ?? spec.table);
+  const columns = (
+    await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${source}`)
+  ).filter((c) => c.column_name !== 'series_key');
+  const codes: TextCodes = Object.fromEntries(
+    columns
+      .filter((c) => c.column_type === 'VARCHAR' && Object.hasOwn(SPLIT_CODES, c.column_name))
+      .map((c) => [c.column_name, SPLIT_CODES[c.column_name][0]]),
+  );
   const outputs: ManifestOutput[] = [];
   for (const [i, [lo, hi]] of ranges.entries()) {
     const path = partPath(spec.path, i, ranges.length);
     const file = join(dir, ...path.split('/'));
     await duck.writeParquet(
-      `SELECT * EXCLUDE (series_key) FROM ${quoteIdent(spec.source ?? spec.table)} WHERE series_key BETWEEN $lo AND $hi ORDER BY ${spec.orderBy}`,
+      sortWithCodes(
+        columns.map((c) => c.column_name),
+        `FROM ${source} WHERE series_key BETWEEN $lo AND $hi`,
+        spec.orderBy,
+        codes,
+      ),
       file,
       { lo, hi },
     );

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  createTextEnum,
   type Duck,
   describeParquet,
   keyRanges,
@@ -8,6 +9,8 @@ import {
   type Params,
   type ParquetDescription,
   partPath,
+  sortWithCodes,
+  type TextCodes,
 } from '@asof/duck';
 import { FREQUENCIES, type Frequency } from '@asof/schema';
 
@@ -25,8 +28,23 @@ interface TableSpec {
   timeColumns?: [string, string];
 }
 
-const OBSERVATION_COLUMNS =
-  'series_id, "timestamp", period_start, available_at, value, available_at_basis, source_ref';
+/** The observation files' columns, in file order. */
+export const OBSERVATION_COLUMNS = [
+  'series_id',
+  'timestamp',
+  'period_start',
+  'available_at',
+  'value',
+  'available_at_basis',
+  'source_ref',
+];
+
+/** The observation files' text columns, sorted as ENUM codes (sortWithCodes). */
+export const OBSERVATION_CODES: TextCodes = {
+  series_id: 'asof_series_text',
+  available_at_basis: 'asof_basis_text',
+  source_ref: 'asof_ref_text',
+};
 
 /**
  * Writes the universe's tables as Parquet under `dir` (SPEC §3): observations hive-partitioned by
@@ -40,6 +58,7 @@ export async function writeUniverse(
   options: { partitions?: (frequency: Frequency) => boolean } = {},
 ): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
+  await createObservationCodes(duck);
   for (const f of FREQUENCIES) {
     if (options.partitions && !options.partitions(f)) continue;
     // Straight from observations with the frequency bound: no partition copy; series_rank sorts like
@@ -52,16 +71,24 @@ export async function writeUniverse(
       MAX_ROWS_PER_FILE,
     );
     for (const [i, [lo, hi]] of ranges.entries()) {
-      written.push(
-        await writeTable(duck, dir, {
-          path: partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length),
-          table: 'observations',
-          select: `SELECT ${OBSERVATION_COLUMNS} FROM observations WHERE frequency = $f AND series_rank BETWEEN $lo AND $hi`,
-          orderBy: 'series_rank, "timestamp", available_at',
-          timeColumns: ['timestamp', 'available_at'],
-          params: { f, lo, hi },
-        }),
+      const path = partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length);
+      const file = join(dir, ...path.split('/'));
+      mkdirSync(join(file, '..'), { recursive: true });
+      await duck.writeParquet(
+        sortWithCodes(
+          OBSERVATION_COLUMNS,
+          'FROM observations WHERE frequency = $f AND series_rank BETWEEN $lo AND $hi',
+          'series_rank, "timestamp", available_at',
+          OBSERVATION_CODES,
+        ),
+        file,
+        { f, lo, hi },
       );
+      written.push({
+        path,
+        table: 'observations',
+        ...(await describeParquet(duck, file, ['timestamp', 'available_at'])),
+      });
     }
   }
   const specs: (TableSpec & { path: string })[] = [
@@ -93,6 +120,31 @@ export async function writeUniverse(
   ];
   for (const spec of specs) written.push(await writeTable(duck, dir, spec));
   return written;
+}
+
+/**
+ * The ENUM types of OBSERVATION_CODES, holding every text of those columns. When observations is the
+ * build's view, its texts come from the small tables it joins (a scan of the view would cost a pass over
+ * every row); when a command materialised it as a table (asof update), from the table's own columns.
+ */
+async function createObservationCodes(duck: Duck): Promise<void> {
+  const view = await duck.one<{ n: bigint }>(
+    "SELECT count(*) AS n FROM duckdb_views() WHERE view_name = 'observations' AND NOT internal",
+  );
+  const texts =
+    Number(view.n) > 0
+      ? {
+          series_id: 'SELECT series_id FROM observation_series',
+          available_at_basis: "SELECT text FROM stg_keys WHERE kind = 'basis'",
+          source_ref: "SELECT text FROM stg_keys WHERE kind = 'ref'",
+        }
+      : {
+          series_id: 'SELECT series_id FROM observations',
+          available_at_basis: 'SELECT available_at_basis FROM observations',
+          source_ref: 'SELECT source_ref FROM observations',
+        };
+  for (const [column, sql] of Object.entries(texts))
+    await createTextEnum(duck, OBSERVATION_CODES[column], sql);
 }
 
 /** Writes one ordered query to `dir/spec.path` and describes it for the manifest. */
