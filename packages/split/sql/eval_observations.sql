@@ -15,11 +15,11 @@
 WITH bounds AS (
   SELECT
     g.series_key,
-    min(g.step_index) FILTER (WHERE g."timestamp" >= $eval_start::TIMESTAMPTZ) - any_value(h.lookback_steps)
+    min(g.step_index) FILTER (WHERE g."timestamp" >= $eval_start::TIMESTAMPTZ) - any_value(k.lookback_steps)
       - count(*) FILTER (WHERE g.first_available_at > g."timestamp" AND g.first_available_at > $eval_start::TIMESTAMPTZ)
       - sum(g.n_vintages - 1) + 1 AS first_index
   FROM series_grid AS g
-  JOIN split_horizons AS h USING (frequency)
+  JOIN series_keys AS k USING (series_key)
   GROUP BY g.series_key
 ),
 first_read AS (

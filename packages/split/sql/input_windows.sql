@@ -32,10 +32,10 @@ grid AS (
     bool_or(g.first_available_at > g."timestamp") OVER (PARTITION BY g.series_key)
       OR g.series_key IN (SELECT series_key FROM withdrawals) AS has_late,
     first_value(g."timestamp") OVER (
-      PARTITION BY g.series_key ORDER BY g.step_index ROWS BETWEEN h.lookback_steps - 1 PRECEDING AND CURRENT ROW
+      PARTITION BY g.series_key ORDER BY g.step_index ROWS BETWEEN k.lookback_steps - 1 PRECEDING AND CURRENT ROW
     ) AS last_steps_start
   FROM series_grid AS g
-  JOIN split_horizons AS h USING (frequency)
+  JOIN series_keys AS k USING (series_key)
 ),
 renamed AS (
   SELECT s.*, g.has_late, g.last_steps_start

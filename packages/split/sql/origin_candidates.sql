@@ -18,10 +18,10 @@
 -- invariants: origin >= eval_start; for non_overlapping, origin_index differs by >= horizon_steps.
 WITH source AS (
   SELECT
-    g.series_key, g.frequency, g."timestamp", g.step_index, h.horizon_steps, h.lookback_steps,
+    g.series_key, k.frequency, g."timestamp", g.step_index, k.horizon_steps, k.lookback_steps,
     t.available_at AS target_available_at
   FROM series_grid AS g
-  JOIN split_horizons AS h USING (frequency)
+  JOIN series_keys AS k USING (series_key)
   LEFT JOIN target_values AS t USING (series_key, step_index)
   -- Every frame below looks forward (lead, the next horizon_steps steps), so a step before eval_start is
   -- in no origin's frame: only the steps that can be origins are read (at FinVerse scale ~a third of the
