@@ -12,6 +12,9 @@
 -- most rows. A series with no grid step at or after eval_start has a NULL first_index, which greatest() passes
 -- over: all its rows are kept, though with no origin nothing reads them. Withdrawals of any age are read from
 -- withdrawn_vintages.sql.
+-- available_at_basis and source_ref are stored as ENUM codes (run-split.ts SPLIT_CODES): a table of strings
+-- costs most of this model's insert, and the tables built from it (inputs, targets…) inherit the codes; the
+-- writes turn them back into the same text.
 WITH bounds AS (
   SELECT
     g.series_key,
@@ -28,7 +31,7 @@ first_read AS (
   JOIN series_grid AS g ON g.series_key = b.series_key AND g.step_index = greatest(b.first_index, 1)
 ),
 source AS (
-  SELECT k.series_key, o."timestamp", o.period_start, o.available_at, o.value, o.available_at_basis, o.source_ref
+  SELECT k.series_key, o."timestamp", o.period_start, o.available_at, o.value, CAST(o.available_at_basis AS asof_basis_text) AS available_at_basis, CAST(o.source_ref AS asof_ref_text) AS source_ref
   FROM split_observations AS o
   JOIN series_keys AS k USING (series_id)
   JOIN first_read AS f USING (series_key)

@@ -89,10 +89,14 @@ export function splitModels(layout: Layout): string[] {
  */
 const VIEW_MODELS: ReadonlySet<string> = new Set(['train_observations']);
 
-/** Creates one split model, as a table or (VIEW_MODELS) a view, under its own name. */
+/**
+ * Creates one split model, as a table or (VIEW_MODELS) a view, under its own name. series_keys is followed
+ * by the ENUM types of SPLIT_CODES, which the later models and the writes cast to.
+ */
 export async function createSplitModel(duck: Duck, name: string, params: Params): Promise<void> {
   const sql = readFileSync(splitModelPath(name), 'utf8');
   await (VIEW_MODELS.has(name) ? duck.createView(name, sql, params) : duck.createTable(name, sql, params));
+  if (name === 'series_keys') await createSplitCodes(duck);
 }
 
 export const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
@@ -411,7 +415,6 @@ async function splitInto(
       await duck.createTable('split_tasks', readFileSync(splitModelPath('split_tasks'), 'utf8'));
       step('model split_tasks');
     }
-    await createSplitCodes(duck);
     for (const spec of outputsFor(s.layout, withTasks))
       outputs.push(...(await writeOutputs(duck, tmp, spec)));
     await assertTrainInvariants(duck, tmp, outputs, s.trainCutoff);
@@ -664,13 +667,16 @@ async function assertNone(duck: Duck, checks: readonly [string, string, Params?]
 }
 
 /**
- * The text columns of the split's tables that their writes sort as ENUM codes (sortWithCodes), with the
- * query giving every value each takes: the split's series (series_keys), their frequencies, and the closed
- * vocabulary of available_at_basis. source_ref is free text and stays VARCHAR.
+ * The text columns the split holds and sorts as ENUM codes, with the query giving every value each takes:
+ * the split's series (series_keys), their frequencies, the parent's source_refs and the closed vocabulary of
+ * available_at_basis. eval_observations stores basis and ref as codes (a table of strings costs most of its
+ * insert), which the tables built from it inherit; the writes cast every one of these columns to its code
+ * before their sort and back to VARCHAR after it (sortWithCodes), so the files hold the same text.
  */
 const SPLIT_CODES: Record<string, [type: string, values: string]> = {
   series_id: ['asof_series_text', 'SELECT series_id FROM series_keys'],
   frequency: ['asof_frequency_text', 'SELECT frequency FROM series_keys'],
+  source_ref: ['asof_ref_text', 'SELECT source_ref FROM split_observations'],
   available_at_basis: [
     'asof_basis_text',
     `SELECT unnest([${AVAILABLE_AT_BASES.map((b) => quoteLiteral(b)).join(', ')}])`,
@@ -702,7 +708,11 @@ async function writeOutputs(duck: Duck, dir: string, spec: OutputSpec): Promise<
   ).filter((c) => c.column_name !== 'series_key');
   const codes: TextCodes = Object.fromEntries(
     columns
-      .filter((c) => c.column_type === 'VARCHAR' && Object.hasOwn(SPLIT_CODES, c.column_name))
+      .filter(
+        (c) =>
+          (c.column_type === 'VARCHAR' || c.column_type.startsWith('ENUM')) &&
+          Object.hasOwn(SPLIT_CODES, c.column_name),
+      )
       .map((c) => [c.column_name, SPLIT_CODES[c.column_name][0]]),
   );
   const outputs: ManifestOutput[] = [];
