@@ -24,7 +24,7 @@ export async function createTextEnum(duck: Duck, type: string, valuesSql: string
  * its payload into its row heap and out again, while an ENUM travels as a 1–4-byte integer: the scale-0.1
  * BD observation file's COPY took 4.9 s instead of 6.5 s (issue 21). The values, their order and the
  * Parquet bytes are the same: a projection over an ordered subquery keeps the subquery's order (DuckDB's
- * order preservation; open-duck.test.ts compares the files byte for byte).
+ * order preservation; sort-with-codes.test.ts compares the files byte for byte).
  * `from` is the rest of the inner query after its select list (`FROM … WHERE …`); `orderBy` may name
  * columns of `from` that are not written.
  */

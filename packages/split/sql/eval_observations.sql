@@ -31,7 +31,10 @@ first_read AS (
   JOIN series_grid AS g ON g.series_key = b.series_key AND g.step_index = greatest(b.first_index, 1)
 ),
 source AS (
-  SELECT k.series_key, o."timestamp", o.period_start, o.available_at, o.value, CAST(o.available_at_basis AS asof_basis_text) AS available_at_basis, CAST(o.source_ref AS asof_ref_text) AS source_ref
+  SELECT
+    k.series_key, o."timestamp", o.period_start, o.available_at, o.value,
+    CAST(o.available_at_basis AS asof_basis_text) AS available_at_basis,
+    CAST(o.source_ref AS asof_ref_text) AS source_ref
   FROM split_observations AS o
   JOIN series_keys AS k USING (series_id)
   JOIN first_read AS f USING (series_key)
