@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
-import { createTextEnum, Duck, keyRanges, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
+import { Duck, keyRanges, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
@@ -19,11 +19,13 @@ import { defaultRegistry } from '@asof/taxonomy';
 import {
   assertInvariants,
   assertKnownUnits,
+  createObservationCodes,
   createStagingTables,
   loadRegistryTables,
   OBSERVATION_CODES,
   OBSERVATION_COLUMNS,
   runModels,
+  stagedObservationTexts,
   UNIVERSE_MODELS,
   type WrittenTable,
   writeTable,
@@ -165,17 +167,7 @@ await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.sli
       await duck.createTable('bench_floor_series', benchSql('bench_floor_series'));
       // The texts are sorted as codes, as the build's write sorts them (sortWithCodes): the floor is the
       // cheapest pass known, not a pass the build beats.
-      await createTextEnum(duck, OBSERVATION_CODES.series_id, 'SELECT series_id FROM bench_floor_series');
-      for (const [column, kind] of [
-        ['available_at_basis', 'basis'],
-        ['source_ref', 'ref'],
-      ]) {
-        await createTextEnum(
-          duck,
-          OBSERVATION_CODES[column],
-          `SELECT text FROM stg_keys WHERE kind = '${kind}'`,
-        );
-      }
+      await createObservationCodes(duck, stagedObservationTexts('SELECT series_id FROM bench_floor_series'));
       const select = sortWithCodes(
         OBSERVATION_COLUMNS,
         `FROM (${benchSql('bench_floor_observations')}) AS floor`,

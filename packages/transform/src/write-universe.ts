@@ -58,7 +58,7 @@ export async function writeUniverse(
   options: { partitions?: (frequency: Frequency) => boolean } = {},
 ): Promise<WrittenTable[]> {
   const written: WrittenTable[] = [];
-  await createObservationCodes(duck);
+  await createObservationCodes(duck, await observationTexts(duck));
   for (const f of FREQUENCIES) {
     if (options.partitions && !options.partitions(f)) continue;
     // Straight from observations with the frequency bound: no partition copy; series_rank sorts like
@@ -71,24 +71,24 @@ export async function writeUniverse(
       MAX_ROWS_PER_FILE,
     );
     for (const [i, [lo, hi]] of ranges.entries()) {
-      const path = partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length);
-      const file = join(dir, ...path.split('/'));
-      mkdirSync(join(file, '..'), { recursive: true });
-      await duck.writeParquet(
-        sortWithCodes(
-          OBSERVATION_COLUMNS,
-          'FROM observations WHERE frequency = $f AND series_rank BETWEEN $lo AND $hi',
-          'series_rank, "timestamp", available_at',
-          OBSERVATION_CODES,
+      written.push(
+        await writeQuery(
+          duck,
+          dir,
+          {
+            path: partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length),
+            table: 'observations',
+            timeColumns: ['timestamp', 'available_at'],
+            params: { f, lo, hi },
+          },
+          sortWithCodes(
+            OBSERVATION_COLUMNS,
+            'FROM observations WHERE frequency = $f AND series_rank BETWEEN $lo AND $hi',
+            'series_rank, "timestamp", available_at',
+            OBSERVATION_CODES,
+          ),
         ),
-        file,
-        { f, lo, hi },
       );
-      written.push({
-        path,
-        table: 'observations',
-        ...(await describeParquet(duck, file, ['timestamp', 'available_at'])),
-      });
     }
   }
   const specs: (TableSpec & { path: string })[] = [
@@ -123,28 +123,37 @@ export async function writeUniverse(
 }
 
 /**
- * The ENUM types of OBSERVATION_CODES, holding every text of those columns. When observations is the
- * build's view, its texts come from the small tables it joins (a scan of the view would cost a pass over
- * every row); when a command materialised it as a table (asof update), from the table's own columns.
+ * Queries of every text the observation columns of OBSERVATION_CODES take, as the sources staged them: the
+ * series ids from `seriesIds` (a small table of the staged series), basis and ref from stg_keys.
  */
-async function createObservationCodes(duck: Duck): Promise<void> {
+export function stagedObservationTexts(seriesIds: string): Record<string, string> {
+  return {
+    series_id: seriesIds,
+    available_at_basis: "SELECT text FROM stg_keys WHERE kind = 'basis'",
+    source_ref: "SELECT text FROM stg_keys WHERE kind = 'ref'",
+  };
+}
+
+/** Creates the ENUM types of OBSERVATION_CODES from `texts` (column → query of its texts). */
+export async function createObservationCodes(duck: Duck, texts: Record<string, string>): Promise<void> {
+  for (const [column, sql] of Object.entries(texts)) {
+    await createTextEnum(duck, OBSERVATION_CODES[column], sql);
+  }
+}
+
+/**
+ * Where writeUniverse finds the observation texts. When observations is the build's view, in the small
+ * tables it joins (a scan of the view would cost a pass over every row); when a command materialised it as
+ * a table (asof update), in the table's own columns.
+ */
+async function observationTexts(duck: Duck): Promise<Record<string, string>> {
   const view = await duck.one<{ n: bigint }>(
     "SELECT count(*) AS n FROM duckdb_views() WHERE view_name = 'observations' AND NOT internal",
   );
-  const texts =
-    Number(view.n) > 0
-      ? {
-          series_id: 'SELECT series_id FROM observation_series',
-          available_at_basis: "SELECT text FROM stg_keys WHERE kind = 'basis'",
-          source_ref: "SELECT text FROM stg_keys WHERE kind = 'ref'",
-        }
-      : {
-          series_id: 'SELECT series_id FROM observations',
-          available_at_basis: 'SELECT available_at_basis FROM observations',
-          source_ref: 'SELECT source_ref FROM observations',
-        };
-  for (const [column, sql] of Object.entries(texts))
-    await createTextEnum(duck, OBSERVATION_CODES[column], sql);
+  if (Number(view.n) > 0) return stagedObservationTexts('SELECT series_id FROM observation_series');
+  return Object.fromEntries(
+    Object.keys(OBSERVATION_CODES).map((column) => [column, `SELECT ${column} FROM observations`]),
+  );
 }
 
 /** Writes one ordered query to `dir/spec.path` and describes it for the manifest. */
@@ -153,8 +162,18 @@ export async function writeTable(
   dir: string,
   spec: TableSpec & { path: string; params?: Params },
 ): Promise<WrittenTable> {
+  return writeQuery(duck, dir, spec, `${spec.select} ORDER BY ${spec.orderBy}`);
+}
+
+/** Writes `query` (ordered on its grain) to `dir/spec.path` and describes it for the manifest. */
+async function writeQuery(
+  duck: Duck,
+  dir: string,
+  spec: Pick<TableSpec, 'table' | 'timeColumns'> & { path: string; params?: Params },
+  query: string,
+): Promise<WrittenTable> {
   const file = join(dir, ...spec.path.split('/'));
   mkdirSync(join(file, '..'), { recursive: true });
-  await duck.writeParquet(`${spec.select} ORDER BY ${spec.orderBy}`, file, spec.params);
+  await duck.writeParquet(query, file, spec.params);
   return { path: spec.path, table: spec.table, ...(await describeParquet(duck, file, spec.timeColumns)) };
 }
