@@ -100,8 +100,13 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
   }
 }
 
-/** Returns in segment_steps from which the characteristics go to worker threads (their start costs ~0.5 s). */
-export const WORKERS_FROM_RETURNS = 1_000_000;
+/**
+ * Returns in segment_steps from which the characteristics go to worker threads. Each worker's start costs
+ * ~0.5–1 CPU-s (loading its TypeScript), which on two cores slows whatever runs beside it: measured
+ * back to back, the default build (5.4M steps, 22.6k segments) took 0.5–0.7 s less wall inline, bench
+ * scale 0.01 (2M) 0.9 s and 0.05 (8.7M) 0.1–0.7 s less, while scale 0.1 (17M) took 0.6 s more (docs 0025).
+ */
+export const WORKERS_FROM_RETURNS = 10_000_000;
 
 /**
  * Worker threads for the characteristics: as many as DuckDB's threads once there are enough returns,
