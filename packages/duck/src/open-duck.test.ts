@@ -12,6 +12,15 @@ const dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
 const duck = await Duck.open({ threads: 2 });
 afterAll(() => duck.close());
 
+const UNITS: Record<string, number> = { bytes: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
+/** The unit of a size as DuckDB shows a setting, e.g. 953.6 MiB. */
+function unitOf(shown: string): number {
+  return UNITS[shown.split(' ')[1]] ?? Number.NaN;
+}
+function bytesOf(shown: string): number {
+  return Number(shown.split(' ')[0]) * unitOf(shown);
+}
+
 describe('Duck', () => {
   it('runs in UTC and binds values', async () => {
     const row = await duck.one<{ tz: string; x: number }>(
@@ -32,6 +41,27 @@ describe('Duck', () => {
       }
     } finally {
       sibling.close();
+    }
+  });
+
+  it("lets the block allocator keep freed buffer blocks up to the memory limit, whether the limit is given or DuckDB's", async () => {
+    const limited = await Duck.open({ memoryLimit: '1GB' });
+    try {
+      for (const [d, limit] of [
+        [limited, '953.6 MiB'],
+        [duck, undefined],
+      ] as const) {
+        const row = await d.one<{ pool: string; limit: string }>(
+          "SELECT current_setting('block_allocator_memory') AS pool, current_setting('memory_limit') AS limit",
+        );
+        // Shown to 0.1 of a unit; the pool is the limit rounded down to whole 256 KiB blocks.
+        const pool = bytesOf(row.pool);
+        expect(pool).toBeGreaterThan(0);
+        expect(Math.abs(bytesOf(row.limit) - pool)).toBeLessThanOrEqual(0.1 * unitOf(row.limit) + 262_144);
+        if (limit) expect(row.limit).toBe(limit);
+      }
+    } finally {
+      limited.close();
     }
   });
 

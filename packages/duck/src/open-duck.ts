@@ -82,6 +82,10 @@ export class Duck {
     config.temp_directory = options.tempDirectory ?? scratch!.path;
     const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
     const connection = await connectInUtc(instance);
+    // DuckDB's block allocator keeps the buffer blocks it frees for the next ones instead of handing their
+    // pages back to the OS, which costs a page fault per 4 KB when they are touched again (~10 µs each on
+    // these VMs). Up to the memory limit, the blocks the buffer manager may hold anyway (docs/decisions/0034).
+    await connection.run("SET block_allocator_memory = current_setting('memory_limit')");
     return new Duck(instance, connection, true, scratch?.dispose);
   }
 
