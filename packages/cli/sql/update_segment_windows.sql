@@ -15,7 +15,7 @@
 --   differs between the two universes from some instant on (its member_spans, or none: always a member),
 --   the segments of its series OLD had change from that instant (or the series' first timestamp, if later:
 --   there is no segment of it before). The segment
---   index is segment_steps.sql's (update_grid_position.sql); frequencies of length 0 have no segments and
+--   index is segment_placed.sql's (update_grid_position.sql); frequencies of length 0 have no segments and
 --   are left out.
 WITH staged_series AS (
   SELECT DISTINCT series_id FROM obs_fresh WHERE series_id NOT IN (SELECT series_id FROM reuse_cuts)

@@ -4,12 +4,7 @@ import { vendorRestatementWarnings } from '@asof/diff';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
-import {
-  buildSegments,
-  CharacteristicsPool,
-  SEGMENTS_TABLE_SPEC,
-  WORKERS_FROM_RETURNS,
-} from '@asof/patterns';
+import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
 import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig, RawInput } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
@@ -137,7 +132,7 @@ async function buildInto(
     const sink = await StageSink.create(duck);
     // A universe this big will compute its segment characteristics on worker threads: start them while
     // the sources run on one core, so their start-up (~0.5 CPU-s each) uses the idle one.
-    sink.whenObservations(WORKERS_FROM_RETURNS, () => {
+    sink.whenObservations(WORKERS_FROM_ROWS, () => {
       pool = new CharacteristicsPool(config.duckdb.threads).start();
     });
     const report = await runSources(config, sink, {

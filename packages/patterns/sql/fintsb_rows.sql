@@ -7,7 +7,7 @@
 --   step < round(0.8·$length), else 'test' — by grid step, so every series of a dataset shares the
 --   split dates. Steps without an observation have no row.
 WITH keyed_series AS (
-  -- The same numbering as segment_steps.series_key.
+  -- The same numbering as segment_steps.series_key (segment_placed.sql's).
   SELECT series_id, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key
   FROM series
 ),

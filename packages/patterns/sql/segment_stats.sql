@@ -6,11 +6,11 @@
 --   ≥ $run_length consecutive outliers of segment_outliers (returns beyond sigma · std(r) of mean(r), sample
 --   std of the segment's returns; consecutive = adjacent grid steps), else 'uptrend' when the share of
 --   positive returns is ≥ $up_share, 'downtrend' when ≤ $down_share, else 'volatile'.
---   series_key is segment_steps' integer key of series_id (segment_characteristics is keyed by it).
---   The counts come from segment_counts and the outliers from segment_outliers. ret_mean and ret_std are
---   avg and stddev_samp of the segment's returns in step order, computed by buildSegments' TypeScript pass
---   into segment_characteristics (stats/return-moments.ts: DuckDB's own operations, bit for bit), since
---   segment_steps is not stored in step order (docs/decisions/0031). The severities' float sums follow
+--   series_key is segment_placed's integer key of series_id (segment_characteristics is keyed by it).
+--   The counts come from segment_counts. ret_mean and ret_std (avg and stddev_samp of the segment's
+--   returns in step order: DuckDB's own operations, bit for bit, stats/return-moments.ts) and the outliers
+--   come from buildSegments' TypeScript pass (measureSegments: segment_characteristics and
+--   segment_outliers, docs/decisions/0031 and 0035). The severities' float sums follow
 --   this query's window (sorted per segment) and aggregates, whatever order segment_outliers holds: run on
 --   one thread, they keep one order, so segments.parquet is byte-reproducible.
 WITH source AS (

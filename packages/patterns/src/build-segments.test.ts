@@ -2,11 +2,9 @@ import { Duck } from '@asof/duck';
 import { CollectingSink, InputError } from '@asof/schema';
 import { generateSyntheticPrices, priceProcessOf } from '@asof/source-embedded';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildSegments, computeCharacteristics } from './build-segments.ts';
+import { buildSegments } from './build-segments.ts';
 import { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 import { loadPanel } from './load-panel.ts';
-import { runSegmentModel } from './run-segment-model.ts';
-import { segmentParams } from './segment-options.ts';
 
 // 50 instruments × 5 fields, 2005–2012 on the weekday grid: full BD segments 6…12 (2005-01-03 is
 // weekday 1305 of the grid, inside segment 5; segments 5 and 13 are partial and so not segments).
@@ -112,66 +110,6 @@ describe('buildSegments on seeded synthetic prices', () => {
       await pool.close();
     }
   }, 120_000);
-
-  it('computes the same characteristics and moments whatever order segment_steps holds its rows in', async () => {
-    // segment_steps is not sorted (docs/decisions/0031), and the pass gathers each segment's steps and
-    // returns with a GROUP BY (docs/decisions/0032), which keeps no order: a segment cut in two, swapped
-    // or descending must give the numbers of the sorted table.
-    const params = segmentParams();
-    const characteristics = 'SELECT * FROM segment_characteristics ORDER BY series_key, segment';
-    try {
-      await runSegmentModel(duck, 'segment_steps', params);
-      await duck.run(
-        'CREATE OR REPLACE TABLE steps_sorted AS SELECT * FROM segment_steps ORDER BY series_key, segment, step',
-      );
-      await duck.run(
-        'CREATE OR REPLACE TABLE segment_steps AS SELECT * FROM steps_sorted ORDER BY series_key, segment, step',
-      );
-      await computeCharacteristics(duck, params, 0);
-      const expected = await duck.all(characteristics);
-      expect(expected.length).toBeGreaterThan(100);
-      const [cut, reversed, far] = await duck.all<{ k: number; g: number }>(
-        'SELECT series_key AS k, segment AS g FROM steps_sorted GROUP BY ALL HAVING count(*) > 200 ORDER BY ALL LIMIT 3',
-      );
-      // `cut`: its first 100 steps first in the table, the rest last; `reversed`: steps descending;
-      // `far`: its second half before its first, at the table's end.
-      await duck.run(
-        `CREATE OR REPLACE TABLE segment_steps AS
-         SELECT * EXCLUDE (place, ord) FROM (
-           SELECT *,
-             CASE
-               WHEN series_key = $ck AND segment = $cg THEN CASE WHEN step < 100 THEN 0 ELSE 3 END
-               WHEN series_key = $fk AND segment = $fg THEN CASE WHEN step >= 100 THEN 4 ELSE 5 END
-               ELSE 1
-             END AS place,
-             CASE WHEN series_key = $rk AND segment = $rg THEN -step ELSE step END AS ord
-           FROM steps_sorted)
-         ORDER BY place, series_key, segment, ord`,
-        { ck: cut.k, cg: cut.g, rk: reversed.k, rg: reversed.g, fk: far.k, fg: far.g },
-      );
-      const first = await duck.one<{ k: number; g: number; step: number }>(
-        'SELECT series_key AS k, segment AS g, step FROM segment_steps LIMIT 1',
-      );
-      expect([first.k, first.g]).toEqual([cut.k, cut.g]);
-      for (const workers of [0, 2]) {
-        const n = await computeCharacteristics(duck, params, workers);
-        expect(n).toBe(expected.length);
-        expect(await duck.all(characteristics), `${workers} workers`).toEqual(expected);
-      }
-      // A step twice in one segment has no order to restore: refused, naming the segment.
-      await duck.run(
-        'INSERT INTO segment_steps SELECT * FROM steps_sorted WHERE series_key = $k AND segment = $g AND step = 150',
-        { k: cut.k, g: cut.g },
-      );
-      await expect(computeCharacteristics(duck, params, 0)).rejects.toThrow(
-        new RegExp(`segment ${cut.g} of series_key ${cut.k} has step 150 twice`),
-      );
-    } finally {
-      for (const t of ['segment_steps', 'steps_sorted', 'segment_characteristics']) {
-        await duck.run(`DROP TABLE IF EXISTS ${t}`);
-      }
-    }
-  }, 60_000);
 
   it('rejects bad options naming the value', async () => {
     await expect(buildSegments(duck, { lengths: { BD: 5 } })).rejects.toThrow(InputError);

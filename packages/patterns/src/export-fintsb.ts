@@ -12,7 +12,7 @@ import {
 import { planOutput, writeOutputDir } from '@asof/output';
 import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { chooseDatasetSize, FINTSB_K, type FintsbPool } from './choose-dataset-size.ts';
-import { runSegmentModel } from './run-segment-model.ts';
+import { buildSegmentSteps, runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
 import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
 
@@ -231,7 +231,7 @@ async function exportInto(
        FROM read_parquet([${obsOut.map((o) => quoteLiteral(file(o))).join(', ')}])
        WHERE series_id IN (SELECT series_id FROM series)`,
     );
-    await runSegmentModel(duck, 'segment_steps', params);
+    await buildSegmentSteps(duck, params);
     await runSegmentModel(duck, 'fintsb_rows', params);
     const statistics = await computeStatistics(duck);
 

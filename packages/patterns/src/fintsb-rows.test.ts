@@ -1,7 +1,7 @@
 import { Duck } from '@asof/duck';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPanel } from './load-panel.ts';
-import { runSegmentModel } from './run-segment-model.ts';
+import { buildSegmentSteps, runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
 
 const L = 20;
@@ -47,7 +47,7 @@ async function rows(bump?: { series: string; step: number; factor: number }) {
     `CREATE OR REPLACE TABLE fintsb_members AS
      SELECT 'uptrend_1' AS dataset, 'uptrend' AS pattern, series_id, 0 AS segment FROM series`,
   );
-  await runSegmentModel(duck, 'segment_steps', PARAMS);
+  await buildSegmentSteps(duck, PARAMS);
   await runSegmentModel(duck, 'fintsb_rows', PARAMS);
   return duck.all<{
     series_id: string;

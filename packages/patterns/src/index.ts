@@ -2,7 +2,6 @@ export {
   buildSegments,
   SEGMENTS_ORDER_BY,
   SEGMENTS_TABLE_SPEC,
-  WORKERS_FROM_RETURNS,
 } from './build-segments.ts';
 export { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 export { FINTSB_K } from './choose-dataset-size.ts';
@@ -15,6 +14,7 @@ export type {
   PriceFieldUnit,
 } from './export-fintsb.ts';
 export { exportFintsb, FINTSB_FIELDS, FINTSB_PATTERNS } from './export-fintsb.ts';
+export { WORKERS_FROM_ROWS } from './measure-segments.ts';
 export type { SegmentOptions } from './segment-options.ts';
 export { DEFAULT_GRID_EPOCH, DEFAULT_SEGMENT_LENGTHS, segmentParams } from './segment-options.ts';
 export type { AdfOptions, AdfRegression, AdfResult } from './stats/adf-statistic.ts';

@@ -21,7 +21,7 @@ export interface SegmentOptions {
   quota?: number;
   /**
    * Worker threads computing the sequence characteristics; 0 computes them inline. Default: DuckDB's
-   * thread count once segment_steps holds 1M returns, else 0. The results do not depend on it.
+   * thread count once the placed series hold WORKERS_FROM_ROWS observation rows, else 0. The results do not depend on it.
    */
   workers?: number;
   /**

@@ -1,6 +1,7 @@
 import { Duck } from '@asof/duck';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPanel } from './load-panel.ts';
+import { measureSegments } from './measure-segments.ts';
 import { runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
 
@@ -14,17 +15,12 @@ beforeEach(async () => {
 afterEach(() => duck.close());
 
 /**
- * segment_counts, segment_outliers and segment_stats after the steps, with the return moments buildSegments' TypeScript pass leaves in
- * segment_characteristics: here DuckDB's own avg and stddev_samp over each segment's returns in step
- * order, which returnMoments matches bit for bit (stats/return-moments.test.ts).
+ * segment_stats after buildSegments' TypeScript pass (measureSegments: the tallies, moments and outliers
+ * of each segment) and segment_counts, inline.
  */
 async function runStats(params: Record<string, number | string>): Promise<void> {
-  await duck.run(
-    `CREATE OR REPLACE TABLE segment_characteristics AS
-     SELECT series_key, segment, avg(ret ORDER BY step) AS ret_mean, stddev_samp(ret ORDER BY step) AS ret_std
-     FROM segment_steps WHERE ret IS NOT NULL GROUP BY series_key, segment`,
-  );
-  for (const model of ['segment_counts', 'segment_outliers', 'segment_stats']) {
+  await measureSegments(duck, params, 0);
+  for (const model of ['segment_counts', 'segment_stats']) {
     await runSegmentModel(duck, model, params);
   }
 }
@@ -77,7 +73,6 @@ describe('segment_stats model', () => {
       ids.map((series_id) => ({ series_id, frequency: 'BD', detail_category: 'X', title: series_id })),
       observations,
     );
-    await runSegmentModel(duck, 'segment_steps', PARAMS);
     await runStats(PARAMS);
     const rows = await duck.all<Record<string, unknown>>(
       'SELECT series_id, segment, n_steps, n_returns, n_positive, max_outlier_run, label, coverage FROM segment_stats ORDER BY series_id',
@@ -102,7 +97,6 @@ describe('segment_stats model', () => {
   it('follows configurable thresholds', async () => {
     const obs = path('s', shares(35)); // share 35/59 = 0.593
     await loadPanel(duck, [{ series_id: 's', frequency: 'BD', detail_category: 'X', title: 's' }], obs);
-    await runSegmentModel(duck, 'segment_steps', PARAMS);
     for (const [up, label] of [
       [0.55, 'uptrend'],
       [0.6, 'volatile'],

@@ -1,7 +1,7 @@
 import { Duck } from '@asof/duck';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadPanel } from './load-panel.ts';
-import { runSegmentModel } from './run-segment-model.ts';
+import { buildSegmentSteps } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
 
 const T = (iso: string) => Date.parse(iso) * 1000;
@@ -31,7 +31,7 @@ async function steps(freq: Record<string, string>, obs: Obs[], lengths: Record<s
       value,
     })),
   );
-  await runSegmentModel(duck, 'segment_steps', segmentParams({ lengths: { ...OFF, ...lengths } }));
+  await buildSegmentSteps(duck, segmentParams({ lengths: { ...OFF, ...lengths } }));
   const rows = await duck.all<{
     series_id: string;
     segment: number;

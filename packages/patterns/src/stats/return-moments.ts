@@ -3,7 +3,7 @@
  * floating-point operations of DuckDB's `avg(DOUBLE)` (a running sum, divided by the count at the end) and
  * `stddev_samp` (Welford's update per value, then √(M2 / (n − 1))). Fed the returns in step order, they
  * are the numbers DuckDB's aggregates give over the same returns in step order, bit for bit: segment_stats
- * reads them from here, so its sums no longer need segment_steps stored in step order (docs/decisions/0031).
+ * reads them from here instead of aggregating (docs/decisions/0031, 0035).
  * The standard deviation is NaN below two values, where stddev_samp is NULL.
  */
 export function returnMoments(x: Float64Array): { mean: number; std: number } {
