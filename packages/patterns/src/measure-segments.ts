@@ -26,10 +26,11 @@ export const WORKERS_FROM_ROWS = 10_000_000;
  * 1/MIN_RANGES of the rows and at most MAX_RANGE_ROWS rows each: a smaller aggregate stays in cache and
  * memory, and each range's scan skips the other series' row groups. Segments bench (124M rows),
  * buildSegments: ranges of ≤ 32M rows 33.7 s (peak RSS 4.58 GB), 16M 32.4 s (3.90), 8M 31.1 s (3.76),
- * 4M 33.1 s (3.66); bench scale 1: 32M 66.3 s for patterns (peak 7.5 GB), 16M 56.2 s (6.95 GB).
+ * 4M 33.1 s (3.66); bench scale 1 (171M), patterns: 32M 66.3 s (peak 7.5 GB), 16M 56.2 s (6.95 GB),
+ * 8M 68.3 s (6.83 GB), each range scanning more of the others' rows there.
  */
 const MIN_RANGES = 4;
-const MAX_RANGE_ROWS = 8_000_000;
+const MAX_RANGE_ROWS = 16_000_000;
 
 /** Segments per batch handed to the pool: big enough to amortise a message, small enough to balance. */
 const BATCH_SEGMENTS = 256;
