@@ -13,8 +13,8 @@
 --   end-of-day stamps of UTC−6…UTC+9 zones) or − 12 h (W, M, Q, A: period ends at 23:59:59.999999
 --   local, any zone UTC−12…UTC+12) — SQL here works in UTC (decision 0024), and series carry no time zone.
 WITH keyed_series AS (
-  -- Integer keys sort several times faster than the VARCHAR ids in the window below. What a row's
-  -- placement needs of its frequency (segment length, grid, local-day offset) is decided here, once per
+  -- Integer keys group and sort several times faster than the VARCHAR ids (measureSegments' lists,
+  -- segment_steps.sql's window). What a row's placement needs of its frequency (segment length, grid, local-day offset) is decided here, once per
   -- series, so the rows below do integer arithmetic only and compare no frequency text.
   SELECT series_id, n_revisions, CAST(row_number() OVER (ORDER BY series_id) AS INTEGER) AS series_key,
     CASE frequency

@@ -48,11 +48,12 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     log(`[segments ${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
   try {
     // The characteristics, the counts' numbers and the outliers, from each segment's placed rows in one
-    // pass (docs/decisions/0035); segment_stats sums the runs' severities on one thread, which keeps its
-    // windows' and aggregates' order, and so the Parquet bytes, the same.
+    // pass (docs/decisions/0035).
     const n = await measureSegments(duck, params, options.pool ?? options.workers ?? 'auto');
     step(`characteristics of ${n.toLocaleString('en-US')} segments`);
     await runSegmentModel(duck, 'segment_counts', params);
+    // segment_stats sums the runs' severities on one thread, which keeps its windows' and aggregates'
+    // order, and so the Parquet bytes, the same.
     const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
     await duck.run('SET threads = 1');
     try {
