@@ -12,8 +12,23 @@
 --   dropped here, as the joins for their strings would drop them).
 -- No string is stored per row: writing series_id, frequency, basis and ref into every row of the table cost
 --   more than the window (issue 21); series_rank (observation_series) carries the series and its order.
-WITH source AS (
+-- Series with one row per timestamp skip the window (single_vintage, docs/decisions/0036): on the default
+--   build that is 99.6% of the rows, and the window's sort was most of this model's time.
+WITH source AS NOT MATERIALIZED (
+  -- Read where it is used: materialised, as a CTE read three times is by default, it copied every staged row.
   SELECT * FROM stg_observations
+),
+staged_rows AS (
+  -- Only the flagged series' rows are counted: a universe staged another way (the scale source) pays nothing.
+  SELECT series_key, count(*) AS n FROM source SEMI JOIN stg_single_vintage USING (series_key) GROUP BY series_key
+),
+single_vintage AS (
+  -- Series StageSink saw with strictly rising timestamps (one row per timestamp) and that still hold exactly
+  -- the rows it staged: each row is its key's only vintage, so the window below would keep every one of
+  -- them unchanged. Checked by the count, not trusted: rows staged for the key another way send it through
+  -- the window.
+  SELECT v.series_key FROM stg_single_vintage AS v
+  JOIN staged_rows AS c ON c.series_key = v.series_key AND c.n = v.rows
 ),
 changes AS (
   -- Each (series, timestamp) in availability order: a row whose value equals the previous row's is either
@@ -28,9 +43,14 @@ changes AS (
     -- "no earlier row" apart from "the earlier row is a withdrawal" (value null).
     coalesce(lag(ts_us) OVER w = ts_us, false) AS has_previous
   FROM source
+  ANTI JOIN single_vintage AS v ON v.series_key = source.series_key
   WINDOW w AS (PARTITION BY series_key ORDER BY ts_us, available_at_us, stage_seq)
 ),
 kept AS (
+  SELECT *, NULL::DOUBLE AS previous_value, NULL::DOUBLE AS previous_available_at_us, false AS has_previous
+  FROM source
+  SEMI JOIN single_vintage AS v ON v.series_key = source.series_key
+  UNION ALL
   SELECT * FROM changes
   WHERE NOT has_previous OR previous_value IS DISTINCT FROM value
 ),

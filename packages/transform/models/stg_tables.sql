@@ -13,6 +13,10 @@ CREATE TABLE stg_observations (
   basis_key INTEGER, ref_key INTEGER, stage_seq DOUBLE
 );
 CREATE TABLE stg_keys (kind VARCHAR, key INTEGER, text VARCHAR);
+-- The series keys whose staged rows StageSink saw with strictly rising timestamps in staging order (so one
+-- row per timestamp), with how many rows it staged for each: observation_rows takes them without a window
+-- when stg_observations still holds exactly that many rows of the key.
+CREATE TABLE stg_single_vintage (series_key INTEGER, rows BIGINT);
 CREATE TABLE stg_corporate_actions (
   entity_id VARCHAR, ex_date VARCHAR, kind VARCHAR, value DOUBLE, available_at_us DOUBLE, source_ref VARCHAR,
   stage_seq BIGINT

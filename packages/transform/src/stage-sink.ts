@@ -51,6 +51,17 @@ const MEMBERSHIP_TYPES = [
   BIGINT,
 ];
 
+interface SeriesOrder {
+  /** The last staged timestamp (µs). */
+  last: number;
+  rows: number;
+  increasing: boolean;
+}
+
+function newOrder(): SeriesOrder {
+  return { last: -Infinity, rows: 0, increasing: true };
+}
+
 /** A value that is null (a withdrawal) or plausible, at finite instants. */
 function isValidRow(timestamp: number, availableAt: number, value: number | null): boolean {
   return (
@@ -75,6 +86,12 @@ export class StageSink implements AtomicSink {
     ref: new Map<string, number>(),
   };
   private readonly row: (number | null)[] = new Array(8);
+  /**
+   * Per series key, the rows staged and whether their timestamps rose strictly in staging order so far: such
+   * a series has one row per timestamp, so observation_rows needs no window over it (stg_single_vintage).
+   */
+  private readonly order = new Map<number, SeriesOrder>();
+  private lastOrder: { key: number; order: SeriesOrder } = { key: -1, order: newOrder() };
 
   private constructor(
     private readonly series: TableAppender,
@@ -82,6 +99,7 @@ export class StageSink implements AtomicSink {
     private readonly actions: TableAppender,
     private readonly keyTable: TableAppender,
     private readonly membership: TableAppender,
+    private readonly singleVintage: TableAppender,
   ) {}
 
   static async create(duck: Duck): Promise<StageSink> {
@@ -91,6 +109,7 @@ export class StageSink implements AtomicSink {
       await duck.openAppender('stg_corporate_actions', CA_TYPES),
       await duck.openAppender('stg_keys', [VARCHAR, INTEGER, VARCHAR]),
       await duck.openAppender('stg_membership', MEMBERSHIP_TYPES),
+      await duck.openAppender('stg_single_vintage', [INTEGER, BIGINT]),
     );
   }
 
@@ -190,9 +209,17 @@ export class StageSink implements AtomicSink {
     const seq = new Float64Array(n);
     for (let i = 0; i < n; i++) seq[i] = this.seq + i;
     this.seq += n;
+    const seriesKey = this.key('series', c.series_id);
+    const order = this.orderOf(seriesKey);
+    const ts = c.timestamp;
+    let increasing = order.increasing && ts[0] > order.last;
+    for (let i = 1; increasing && i < n; i++) increasing = ts[i] > ts[i - 1];
+    order.increasing = increasing;
+    order.last = ts[n - 1];
+    order.rows += n;
     this.observations.pushColumns(
       [
-        this.key('series', c.series_id),
+        seriesKey,
         c.timestamp,
         null,
         c.available_at,
@@ -211,7 +238,12 @@ export class StageSink implements AtomicSink {
       throw this.invalidRow(o, value, this.observations.rows + 1);
     }
     const row = this.row;
-    row[0] = this.key('series', o.series_id);
+    const seriesKey = this.key('series', o.series_id);
+    const order = this.orderOf(seriesKey);
+    order.increasing &&= o.timestamp > order.last;
+    order.last = o.timestamp;
+    order.rows++;
+    row[0] = seriesKey;
     row[1] = o.timestamp;
     row[2] = o.period_start;
     row[3] = o.available_at;
@@ -221,6 +253,17 @@ export class StageSink implements AtomicSink {
     row[7] = this.seq++;
     this.observations.push(row);
     if (this.watch !== undefined) this.checkWatch();
+  }
+
+  private orderOf(seriesKey: number): SeriesOrder {
+    if (this.lastOrder.key === seriesKey) return this.lastOrder.order;
+    let order = this.order.get(seriesKey);
+    if (order === undefined) {
+      order = newOrder();
+      this.order.set(seriesKey, order);
+    }
+    this.lastOrder = { key: seriesKey, order };
+    return order;
   }
 
   /** The error for observation number `position` (1-based, in staging order), which isValidRow refused. */
@@ -300,6 +343,10 @@ export class StageSink implements AtomicSink {
 
   /** Flushes every buffered row; call once all sources have run. */
   close(): void {
+    for (const [key, order] of this.order) {
+      if (order.increasing) this.singleVintage.push([key, BigInt(order.rows)]);
+    }
+    this.singleVintage.close();
     this.series.close();
     this.observations.close();
     this.actions.close();
