@@ -17,11 +17,13 @@ import {
   StageSink,
   shortEvalSeriesWarning,
   UNIVERSE_MODELS,
+  type WrittenTable,
   writeTable,
   writeUniverse,
 } from '@asof/transform';
 import { type GitState, gitState } from './git-state.ts';
 import { runSources } from './run-sources.ts';
+import { WRITE_BESIDE_SEGMENTS_BELOW_ROWS, writeUniverseBeside } from './write-universe-beside.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -159,8 +161,15 @@ async function buildInto(
     for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);
     for (const w of await vendorRestatementWarnings(duck, sink.inputs)) sink.addWarning(w);
     step('models built, invariants hold');
-    await buildSegments(duck, { log: step, pool });
-    const written = [...(await writeUniverse(duck, tmp)), await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC)];
+    const segments = () => buildSegments(duck as Duck, { log: step, pool });
+    let written: WrittenTable[];
+    if (sink.observationCount < WRITE_BESIDE_SEGMENTS_BELOW_ROWS) {
+      written = await writeUniverseBeside(duck, tmp, segments);
+    } else {
+      await segments();
+      written = await writeUniverse(duck, tmp);
+    }
+    written.push(await writeTable(duck, tmp, SEGMENTS_TABLE_SPEC));
     step(`wrote ${written.length} Parquet files`);
     const outputs: ManifestOutput[] = [];
     for (const w of written) outputs.push(await manifestOutput(tmp, w));
