@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
+import { sha256Hex } from '@asof/manifest';
 import { buildSegments } from '@asof/patterns';
 import type { SeriesInput } from '@asof/schema';
 import {
@@ -76,12 +76,7 @@ async function smallUniverse(): Promise<Duck> {
 }
 
 const hashes = (dir: string, files: WrittenTable[]) =>
-  files.map(
-    (f) =>
-      `${f.path} ${createHash('sha256')
-        .update(readFileSync(join(dir, f.path)))
-        .digest('hex')}`,
-  );
+  files.map((f) => `${f.path} ${sha256Hex(readFileSync(join(dir, f.path)))}`);
 
 describe('writeUniverseBeside', () => {
   let duck: Duck;

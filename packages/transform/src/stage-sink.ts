@@ -91,7 +91,6 @@ export class StageSink implements AtomicSink {
    * a series has one row per timestamp, so observation_rows needs no window over it (stg_single_vintage).
    */
   private readonly order = new Map<number, SeriesOrder>();
-  private lastOrder: { key: number; order: SeriesOrder } = { key: -1, order: newOrder() };
 
   private constructor(
     private readonly series: TableAppender,
@@ -210,13 +209,10 @@ export class StageSink implements AtomicSink {
     for (let i = 0; i < n; i++) seq[i] = this.seq + i;
     this.seq += n;
     const seriesKey = this.key('series', c.series_id);
-    const order = this.orderOf(seriesKey);
     const ts = c.timestamp;
-    let increasing = order.increasing && ts[0] > order.last;
-    for (let i = 1; increasing && i < n; i++) increasing = ts[i] > ts[i - 1];
-    order.increasing = increasing;
-    order.last = ts[n - 1];
-    order.rows += n;
+    let rising = true;
+    for (let i = 1; rising && i < n; i++) rising = ts[i] > ts[i - 1];
+    this.noteOrder(seriesKey, ts[0], ts[n - 1], n, rising);
     this.observations.pushColumns(
       [
         seriesKey,
@@ -239,10 +235,7 @@ export class StageSink implements AtomicSink {
     }
     const row = this.row;
     const seriesKey = this.key('series', o.series_id);
-    const order = this.orderOf(seriesKey);
-    order.increasing &&= o.timestamp > order.last;
-    order.last = o.timestamp;
-    order.rows++;
+    this.noteOrder(seriesKey, o.timestamp, o.timestamp, 1, true);
     row[0] = seriesKey;
     row[1] = o.timestamp;
     row[2] = o.period_start;
@@ -255,15 +248,16 @@ export class StageSink implements AtomicSink {
     if (this.watch !== undefined) this.checkWatch();
   }
 
-  private orderOf(seriesKey: number): SeriesOrder {
-    if (this.lastOrder.key === seriesKey) return this.lastOrder.order;
+  /** Notes `rows` staged rows of a series, from `first` to `last`, whose timestamps rise within them when `rising`. */
+  private noteOrder(seriesKey: number, first: number, last: number, rows: number, rising: boolean): void {
     let order = this.order.get(seriesKey);
     if (order === undefined) {
       order = newOrder();
       this.order.set(seriesKey, order);
     }
-    this.lastOrder = { key: seriesKey, order };
-    return order;
+    order.increasing &&= rising && first > order.last;
+    order.last = last;
+    order.rows += rows;
   }
 
   /** The error for observation number `position` (1-based, in staging order), which isValidRow refused. */
