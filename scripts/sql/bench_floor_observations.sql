@@ -16,13 +16,14 @@ renamed AS (
   SELECT
     s.series_id,
     make_timestamptz(CAST(s.ts_us AS BIGINT)) AS "timestamp",
-    CASE WHEN s.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(s.period_start_us AS BIGINT)) END AS period_start,
+    CASE WHEN p.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(p.period_start_us AS BIGINT)) END AS period_start,
     make_timestamptz(CAST(s.available_at_us AS BIGINT)) AS available_at,
     s.value,
     b.text AS available_at_basis,
     r.text AS source_ref,
     s.series_rank
   FROM source AS s
+  LEFT JOIN stg_observation_periods AS p ON p.series_key = s.series_key AND p.stage_seq = s.stage_seq
   JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = s.basis_key
   JOIN stg_keys AS r ON r.kind = 'ref' AND r.key = s.ref_key
 ),

@@ -76,7 +76,6 @@ renamed AS (
   SELECT
     series_idx + $key_offset AS series_key,
     CASE WHEN kind IN ('bar', 'volume') THEN day * 86400e6 + 75600e6 ELSE day * 86400e6 + 86399999999 END AS ts_us,
-    CAST(NULL AS DOUBLE) AS period_start_us,
     CASE
       WHEN kind IN ('bar', 'volume') THEN day * 86400e6 + 75600e6
       WHEN kind = 'fundamental' THEN (day + 25 + CAST(hash($seed, 'lag', series_idx, k) % 65 AS INTEGER)) * 86400e6 + 79200e6

@@ -19,7 +19,7 @@ picked AS (
 ),
 renamed AS (
   SELECT
-    series_key, ts_us, period_start_us,
+    series_key, ts_us,
     available_at_us + CASE kind WHEN 'macro' THEN 30 ELSE 365 END * 86400e6 AS available_at_us,
     round(value * (1 + 0.02 * (CAST(h & 1048575 AS DOUBLE) / 1048576.0 - 0.5)), 4) AS value,
     basis_key,

@@ -58,7 +58,7 @@ renamed AS (
   SELECT
     k.series_rank,
     make_timestamptz(CAST(c.ts_us AS BIGINT)) AS "timestamp",
-    CASE WHEN c.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(c.period_start_us AS BIGINT)) END AS period_start,
+    CASE WHEN p.period_start_us IS NULL THEN NULL ELSE make_timestamptz(CAST(p.period_start_us AS BIGINT)) END AS period_start,
     CASE WHEN c.available_at_us IS NULL OR isnan(c.available_at_us) THEN NULL
       ELSE make_timestamptz(CAST(c.available_at_us AS BIGINT)) END AS available_at,
     c.value,
@@ -68,6 +68,7 @@ renamed AS (
     c.previous_available_at_us IS NOT DISTINCT FROM c.available_at_us AND c.has_previous AS shares_grain
   FROM kept AS c
   JOIN observation_series AS k ON k.series_key = c.series_key
+  LEFT JOIN stg_observation_periods AS p ON p.series_key = c.series_key AND p.stage_seq = c.stage_seq
   SEMI JOIN stg_keys AS b ON b.kind = 'basis' AND b.key = c.basis_key
   SEMI JOIN stg_keys AS r ON r.kind = 'ref' AND r.key = c.ref_key
 ),

@@ -304,6 +304,50 @@ describe('observation_rows without the window (stg_single_vintage)', () => {
   });
 });
 
+describe('period_start (staged beside the rows, in stg_observation_periods)', () => {
+  it('gives each row the period_start it was staged with, and NULL to the rows staged without one', async () => {
+    const DAY = 86_400_000_000;
+    const sink = await StageSink.create(duck);
+    sink.addSeries({ ...SERIES, series_id: 'x:rev', frequency: 'Q' });
+    const row = (day: number, periodStart: number | null, lag: number, value: number) => ({
+      series_id: 'x:rev',
+      timestamp: day * DAY,
+      period_start: periodStart === null ? null : periodStart * DAY,
+      available_at: (day + lag) * DAY,
+      value,
+      available_at_basis: 'filing' as const,
+      source_ref: 'r',
+    });
+    // A quarter with its start, its restatement (a second vintage, also with a start), and one without.
+    sink.addObservation(row(90, 0, 30, 10));
+    sink.addObservation(row(90, 0, 400, 11));
+    sink.addObservation(row(181, null, 30, 12));
+    sink.addObservations({
+      series_id: 'x:bars',
+      timestamp: Float64Array.of(DAY, 2 * DAY),
+      available_at: Float64Array.of(DAY, 2 * DAY),
+      value: Float64Array.of(1, 2),
+      available_at_basis: 'bar_close',
+      source_ref: 'r',
+    });
+    sink.addSeries({ ...SERIES, series_id: 'x:bars', frequency: 'BD' });
+    sink.close();
+    expect(await duck.one('SELECT count(*)::INTEGER AS n FROM stg_observation_periods')).toEqual({ n: 2 });
+    await runModels(duck, OBSERVATION_MODELS);
+    const got = await duck.all(
+      `SELECT series_id, epoch_us("timestamp") / ${DAY} AS day, epoch_us(period_start) / ${DAY} AS start, value
+       FROM observations ORDER BY series_id, "timestamp", available_at`,
+    );
+    expect(got).toEqual([
+      { series_id: 'x:bars', day: 1, start: null, value: 1 },
+      { series_id: 'x:bars', day: 2, start: null, value: 2 },
+      { series_id: 'x:rev', day: 90, start: 0, value: 10 },
+      { series_id: 'x:rev', day: 90, start: 0, value: 11 },
+      { series_id: 'x:rev', day: 181, start: null, value: 12 },
+    ]);
+  });
+});
+
 describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
   const Q1 = '2019-03-31T23:59:59Z';
   const Q2 = '2019-06-30T23:59:59Z';

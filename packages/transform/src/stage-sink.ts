@@ -36,7 +36,7 @@ const SERIES_TYPES = [
   VARCHAR,
   BIGINT,
 ];
-const OBS_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER, INTEGER, DOUBLE];
+const OBS_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, INTEGER, INTEGER, DOUBLE];
 const CA_TYPES = [VARCHAR, VARCHAR, VARCHAR, DOUBLE, DOUBLE, VARCHAR, BIGINT];
 const MEMBERSHIP_TYPES = [
   VARCHAR,
@@ -85,7 +85,7 @@ export class StageSink implements AtomicSink {
     basis: new Map<string, number>(),
     ref: new Map<string, number>(),
   };
-  private readonly row: (number | null)[] = new Array(8);
+  private readonly row: (number | null)[] = new Array(7);
   /**
    * Per series key, the rows staged and whether their timestamps rose strictly in staging order so far: such
    * a series has one row per timestamp, so observation_rows needs no window over it (stg_single_vintage).
@@ -99,6 +99,7 @@ export class StageSink implements AtomicSink {
     private readonly keyTable: TableAppender,
     private readonly membership: TableAppender,
     private readonly singleVintage: TableAppender,
+    private readonly periods: TableAppender,
   ) {}
 
   static async create(duck: Duck): Promise<StageSink> {
@@ -109,6 +110,7 @@ export class StageSink implements AtomicSink {
       await duck.openAppender('stg_keys', [VARCHAR, INTEGER, VARCHAR]),
       await duck.openAppender('stg_membership', MEMBERSHIP_TYPES),
       await duck.openAppender('stg_single_vintage', [INTEGER, BIGINT]),
+      await duck.openAppender('stg_observation_periods', [INTEGER, DOUBLE, DOUBLE]),
     );
   }
 
@@ -217,7 +219,6 @@ export class StageSink implements AtomicSink {
       [
         seriesKey,
         c.timestamp,
-        null,
         c.available_at,
         c.value,
         this.key('basis', c.available_at_basis),
@@ -236,15 +237,16 @@ export class StageSink implements AtomicSink {
     const row = this.row;
     const seriesKey = this.key('series', o.series_id);
     this.noteOrder(seriesKey, o.timestamp, o.timestamp, 1, true);
+    const seq = this.seq++;
     row[0] = seriesKey;
     row[1] = o.timestamp;
-    row[2] = o.period_start;
-    row[3] = o.available_at;
-    row[4] = value;
-    row[5] = this.key('basis', o.available_at_basis);
-    row[6] = this.key('ref', o.source_ref);
-    row[7] = this.seq++;
+    row[2] = o.available_at;
+    row[3] = value;
+    row[4] = this.key('basis', o.available_at_basis);
+    row[5] = this.key('ref', o.source_ref);
+    row[6] = seq;
     this.observations.push(row);
+    if (o.period_start !== null) this.periods.push([seriesKey, seq, o.period_start]);
     if (this.watch !== undefined) this.checkWatch();
   }
 
@@ -341,6 +343,7 @@ export class StageSink implements AtomicSink {
       if (order.increasing) this.singleVintage.push([key, BigInt(order.rows)]);
     }
     this.singleVintage.close();
+    this.periods.close();
     this.series.close();
     this.observations.close();
     this.actions.close();
