@@ -57,7 +57,7 @@ export function writeTinyPipeline(dir: string, name = 'tiny'): string {
   return path;
 }
 
-/** Runs the real `asof` bin in a child process (tsx startup included). */
+/** Runs the real `asof` bin in a child process (its start-up included: the bundle, or tsx; docs 0038). */
 export function asofBin(args: string[], env: NodeJS.ProcessEnv = process.env): CliRun {
   const r = spawnSync(process.execPath, [join(REPO, 'packages/cli/bin/asof.mjs'), ...args], {
     cwd: REPO,

@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The asof command. Sources are TypeScript run through tsx: no build step, one toolchain.
-import { register } from 'tsx/esm/api';
+// The asof command. Its sources are TypeScript with no build step to remember: it runs their esbuild bundle
+// while that is fresh (bundle-cli.mjs, rebuilt when a source changes), else the sources through tsx.
+import { bundledEntry } from './bundle-cli.mjs';
 
-register();
-await import('../src/main.ts');
+const bundle = await bundledEntry();
+if (bundle) {
+  await import(bundle);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/main.ts');
+}

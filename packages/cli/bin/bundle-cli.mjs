@@ -1,0 +1,203 @@
+// The CLI's TypeScript, bundled by esbuild so that `asof` starts without tsx's loader hooks, which cost
+// ~1.3 ms per module on these machines (~0.6 s of the default build's wall time; docs/decisions/0038).
+// Plain JavaScript: it runs before any TypeScript can be loaded. `npm ci` builds the bundle (the root
+// package's `prepare`); the bin uses it only while every source it was built from is unchanged, and
+// rebuilds it otherwise. Whatever goes wrong here, the bin falls back to tsx and the sources as written.
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const FORMAT = 1;
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const THIS_FILE = fileURLToPath(import.meta.url);
+
+/** What the real CLI bundle is built from: `main` is the bin's entry; each worker replaces its tsx shim. */
+export const CLI_BUNDLE = {
+  root: REPO,
+  cacheDir: join(REPO, 'node_modules', '.cache', 'asof-cli'),
+  entries: { main: 'packages/cli/src/main.ts' },
+  workers: {
+    'characteristics-worker': {
+      shim: 'packages/patterns/src/characteristics/characteristics-worker.mjs',
+      source: 'packages/patterns/src/characteristics/characteristics-worker.ts',
+    },
+  },
+};
+
+// `new URL('./x.mjs', import.meta.url)`, any other `import.meta.url`, and any other `import.meta.*`.
+const META =
+  /new URL\((['"])(\.{1,2}\/[^'"]+\.mjs)\1, import\.meta\.url\)|import\.meta\.url|import\.meta\.(\w+)/g;
+
+function sha256(path) {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/**
+ * The file URL of the bundle's entry `name` when a bundle exists and every file it was built from (and this
+ * bundler) has the content it had then; otherwise null.
+ */
+export function freshBundle(options = CLI_BUNDLE, name = 'main') {
+  try {
+    const current = JSON.parse(readFileSync(join(options.cacheDir, 'current.json'), 'utf8'));
+    if (current.format !== FORMAT || typeof current.dir !== 'string' || current.dir.includes('/'))
+      return null;
+    for (const [rel, hash] of Object.entries(current.inputs)) {
+      if (sha256(join(options.root, rel)) !== hash) return null;
+    }
+    const entry = join(options.cacheDir, current.dir, `${name}.mjs`);
+    return existsSync(entry) ? pathToFileURL(entry).href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rewrites what bundling would change: `import.meta.url` keeps naming the source file (SQL, registry and
+ * data folders are found beside it), a worker shim's URL names the bundled worker, and any other
+ * `import.meta.*` stops the build rather than silently meaning something else.
+ */
+function sourcesAsWritten(options, outdir, rewritten) {
+  const shims = new Map(
+    Object.entries(options.workers).map(([name, w]) => [resolve(options.root, w.shim), name]),
+  );
+  const packages = resolve(options.root, 'packages') + sep;
+  return {
+    name: 'asof-sources-as-written',
+    setup(build) {
+      // Dependencies load from node_modules as they are (no loader hooks needed for JavaScript).
+      build.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.kind === 'entry-point' || args.path.startsWith('@asof/') ? undefined : { external: true },
+      );
+      build.onLoad({ filter: /\.(ts|mjs)$/ }, async (args) => {
+        if (!args.path.startsWith(packages)) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        const self = JSON.stringify(relative(outdir, args.path).split(sep).join('/'));
+        const contents = text.replace(META, (_match, _q, spec, other) => {
+          if (other) throw new Error(`${args.path}: import.meta.${other} is not rewritten for the bundle`);
+          if (!spec) return `new URL(${self}, import.meta.url).href`;
+          const worker = shims.get(resolve(dirname(args.path), spec));
+          if (!worker) return `new URL(${JSON.stringify(spec)}, new URL(${self}, import.meta.url))`;
+          rewritten.add(worker);
+          return `new URL('./${worker}.mjs', import.meta.url)`;
+        });
+        return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/** Deletes bundle folders other than `keep` that are more than an hour old (a running asof may still read one). */
+function pruneOld(cacheDir, keep) {
+  for (const name of readdirSync(cacheDir)) {
+    const path = join(cacheDir, name);
+    if (name === keep || name === 'current.json' || name === 'build.lock') continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
+/**
+ * Builds the bundle into a new folder of `cacheDir` and points `current.json` at it (written then renamed,
+ * so a reader sees the old bundle or the new one). Returns the main entry's file URL, or null when another
+ * process holds the build lock (the caller then runs the sources through tsx).
+ */
+export async function bundleCli(options = CLI_BUNDLE) {
+  mkdirSync(options.cacheDir, { recursive: true });
+  const lock = join(options.cacheDir, 'build.lock');
+  let fd;
+  try {
+    fd = openSync(lock, 'wx');
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+    // A lock older than a minute is a killed build's.
+    if (Date.now() - statSync(lock).mtimeMs < 60_000) return null;
+    rmSync(lock, { force: true });
+    fd = openSync(lock, 'wx');
+  }
+  try {
+    const tmp = join(options.cacheDir, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const rewritten = new Set();
+    const { build } = await import('esbuild');
+    const entryPoints = { ...options.entries };
+    for (const [name, w] of Object.entries(options.workers)) entryPoints[name] = w.source;
+    const result = await build({
+      absWorkingDir: options.root,
+      entryPoints,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outdir: tmp,
+      outExtension: { '.js': '.mjs' },
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [sourcesAsWritten(options, tmp, rewritten)],
+    });
+    for (const name of Object.keys(options.workers)) {
+      if (!rewritten.has(name)) throw new Error(`no source starts the worker ${name} through its shim`);
+    }
+    // Each package.json too: its `exports` decide what an `@asof/...` import resolves to.
+    const files = new Set([relative(options.root, THIS_FILE)]);
+    for (const rel of Object.keys(result.metafile.inputs)) {
+      files.add(rel);
+      const pkg = rel.match(/^packages\/[^/]+\//);
+      if (pkg) files.add(`${pkg[0]}package.json`);
+    }
+    const inputs = {};
+    for (const rel of [...files].sort()) inputs[rel] = sha256(join(options.root, rel));
+    const dir = `b-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 16)}`;
+    const final = join(options.cacheDir, dir);
+    if (existsSync(final)) rmSync(tmp, { recursive: true, force: true });
+    else renameSync(tmp, final);
+    const pointer = join(options.cacheDir, `current.json.${process.pid}`);
+    writeFileSync(pointer, JSON.stringify({ format: FORMAT, dir, inputs }));
+    renameSync(pointer, join(options.cacheDir, 'current.json'));
+    pruneOld(options.cacheDir, dir);
+    return pathToFileURL(join(final, 'main.mjs')).href;
+  } finally {
+    closeSync(fd);
+    rmSync(lock, { force: true });
+  }
+}
+
+/** The bundle's main entry, rebuilt first if a source changed; null when the sources should run through tsx. */
+export async function bundledEntry(options = CLI_BUNDLE) {
+  if (process.env.ASOF_BUNDLE === 'off') return null;
+  const fresh = freshBundle(options);
+  if (fresh) return fresh;
+  try {
+    return await bundleCli(options);
+  } catch {
+    return null;
+  }
+}
+
+// `node packages/cli/bin/bundle-cli.mjs` (the root package's `prepare`): build now, never fail the install.
+if (process.argv[1] && resolve(process.argv[1]) === THIS_FILE) {
+  try {
+    const started = performance.now();
+    const url = await bundleCli();
+    console.log(
+      url
+        ? `asof: CLI bundled in ${Math.round(performance.now() - started)} ms (${relative(REPO, fileURLToPath(url))})`
+        : 'asof: another process is bundling the CLI',
+    );
+  } catch (err) {
+    console.warn(`asof: the CLI was not bundled (it will run through tsx): ${err.message}`);
+  }
+}

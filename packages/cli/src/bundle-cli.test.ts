@@ -1,0 +1,166 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BundleOptions, bundleCli, CLI_BUNDLE, freshBundle } from '../bin/bundle-cli.mjs';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+/**
+ * A two-package tree shaped like asof's: an entry that reads a data folder beside its source through
+ * `import.meta.url` (as the SQL and registry folders are read) and starts a worker through its tsx shim.
+ */
+function fixture(): BundleOptions {
+  const root = mkdtempSync(join(tmpdir(), 'asof-bundle-'));
+  dirs.push(root);
+  write(root, 'packages/app/package.json', '{"name":"app","type":"module"}');
+  write(root, 'packages/app/data/greeting.txt', 'hello from the data folder');
+  write(
+    root,
+    'packages/app/src/read-greeting.ts',
+    `import { readFileSync } from 'node:fs';
+const DATA = new URL('../data/', import.meta.url);
+export const readGreeting = (): string => readFileSync(new URL('greeting.txt', DATA), 'utf8');
+`,
+  );
+  write(
+    root,
+    'packages/app/src/main.ts',
+    `import { Worker } from 'node:worker_threads';
+import { readGreeting } from './read-greeting.ts';
+const worker = new Worker(new URL('./square-worker.mjs', import.meta.url));
+worker.once('message', (n: number) => {
+  console.log(JSON.stringify({ greeting: readGreeting(), squared: n }));
+  void worker.terminate();
+});
+worker.postMessage(7);
+`,
+  );
+  // The shim would register tsx; the bundle must not run it.
+  write(root, 'packages/app/src/square-worker.mjs', "throw new Error('the tsx shim ran');\n");
+  write(
+    root,
+    'packages/app/src/square-worker.ts',
+    `import { parentPort } from 'node:worker_threads';
+parentPort?.on('message', (n: number) => parentPort?.postMessage(n * n));
+`,
+  );
+  return {
+    root,
+    cacheDir: join(root, 'node_modules', '.cache', 'bundle'),
+    entries: { main: 'packages/app/src/main.ts' },
+    workers: {
+      'square-worker': {
+        shim: 'packages/app/src/square-worker.mjs',
+        source: 'packages/app/src/square-worker.ts',
+      },
+    },
+  };
+}
+
+function runNode(url: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [fileURLToPath(url)], { encoding: 'utf8' });
+}
+
+describe('bundleCli', () => {
+  it('keeps import.meta.url naming the source file and runs the bundled worker, not its shim', async () => {
+    const options = fixture();
+    const url = await bundleCli(options);
+    expect(url).not.toBeNull();
+    const run = runNode(url as string);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ greeting: 'hello from the data folder', squared: 49 });
+  });
+
+  it('is fresh until a source it was built from changes, then a rebuild is fresh again', async () => {
+    const options = fixture();
+    expect(freshBundle(options)).toBeNull();
+    const first = await bundleCli(options);
+    expect(freshBundle(options)).toBe(first);
+    const current = JSON.parse(readFileSync(join(options.cacheDir, 'current.json'), 'utf8'));
+    expect(Object.keys(current.inputs)).toEqual(
+      expect.arrayContaining([
+        'packages/app/package.json',
+        'packages/app/src/main.ts',
+        'packages/app/src/read-greeting.ts',
+        'packages/app/src/square-worker.ts',
+      ]),
+    );
+
+    write(
+      options.root,
+      'packages/app/src/read-greeting.ts',
+      `export const readGreeting = (): string => 'edited';\n`,
+    );
+    expect(freshBundle(options)).toBeNull();
+    const second = await bundleCli(options);
+    expect(second).not.toBe(first);
+    expect(freshBundle(options)).toBe(second);
+    expect(JSON.parse(runNode(second as string).stdout).greeting).toBe('edited');
+
+    // A deleted input is a stale bundle too, not an error.
+    rmSync(join(options.root, 'packages/app/src/read-greeting.ts'));
+    expect(freshBundle(options)).toBeNull();
+  });
+
+  it('leaves the build to the process holding the lock, and takes over a killed build’s lock', async () => {
+    const options = fixture();
+    mkdirSync(options.cacheDir, { recursive: true });
+    const lock = join(options.cacheDir, 'build.lock');
+    writeFileSync(lock, '');
+    expect(await bundleCli(options)).toBeNull();
+    expect(existsSync(join(options.cacheDir, 'current.json'))).toBe(false);
+
+    const old = new Date(Date.now() - 120_000);
+    const { utimesSync } = await import('node:fs');
+    utimesSync(lock, old, old);
+    expect(await bundleCli(options)).not.toBeNull();
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('refuses an import.meta property it does not rewrite, and a worker no source starts', async () => {
+    const options = fixture();
+    write(
+      options.root,
+      'packages/app/src/read-greeting.ts',
+      'export const readGreeting = () => import.meta.dirname;\n',
+    );
+    await expect(bundleCli(options)).rejects.toThrow(/import\.meta\.dirname is not rewritten/);
+
+    const unused = fixture();
+    write(unused.root, 'packages/app/src/main.ts', 'console.log(1);\n');
+    await expect(bundleCli(unused)).rejects.toThrow(/no source starts the worker square-worker/);
+    expect(readdirSync(unused.cacheDir).filter((e) => e !== 'build.lock')).not.toContain('current.json');
+  });
+
+  it('bundles the real CLI: every import.meta use rewritten and the characteristics worker bundled', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'asof-cli-bundle-'));
+    dirs.push(cacheDir);
+    const url = await bundleCli({ ...CLI_BUNDLE, cacheDir });
+    expect(url).not.toBeNull();
+    const out = dirname(fileURLToPath(url as string));
+    expect(existsSync(join(out, 'characteristics-worker.mjs'))).toBe(true);
+    const inputs = Object.keys(JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).inputs);
+    expect(inputs).toContain('packages/cli/src/main.ts');
+    expect(inputs).toContain('packages/transform/package.json');
+    expect(inputs.some((p) => p.startsWith('node_modules/'))).toBe(false);
+  });
+});
