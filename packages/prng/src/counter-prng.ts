@@ -13,27 +13,44 @@ function fmix32(h: number): number {
   return h >>> 0;
 }
 
-function hash4(a: number, b: number, c: number, d: number): number {
-  let h = fmix32((a ^ 0x9e3779b9) >>> 0);
-  h = fmix32((h ^ Math.imul(b + 0x7f4a7c15, 0x27d4eb2f)) >>> 0);
-  h = fmix32((h ^ Math.imul(c + 0x165667b1, 0x9e3779b1)) >>> 0);
-  h = fmix32((h ^ Math.imul(d + 0x2545f491, 0x85ebca77)) >>> 0);
-  return h;
+/**
+ * The first two mixing rounds, over (seed, stream): the same for every draw of one stream. A generator that
+ * draws many steps and lanes of a stream mixes them once (`stepKey`, then `normalAt` or `uniformAt` per
+ * lane) and gets bit for bit what `normal` and `uniform` give.
+ */
+export function streamKey(seed: number, stream: number): number {
+  const h = fmix32((seed ^ 0x9e3779b9) >>> 0);
+  return fmix32((h ^ Math.imul(stream + 0x7f4a7c15, 0x27d4eb2f)) >>> 0);
 }
 
-/** Uniform in (0, 1), never exactly 0 or 1. */
-export function uniform(seed: number, stream: number, step: number, lane = 0): number {
-  const h = hash4(seed, stream, step, lane);
+/** The third round, over the step: shared by every lane of one step, and by both uniforms of a normal. */
+export function stepKey(streamKey: number, step: number): number {
+  return fmix32((streamKey ^ Math.imul(step + 0x165667b1, 0x9e3779b1)) >>> 0);
+}
+
+/** `uniform(seed, stream, step, lane)` from `stepKey(streamKey(seed, stream), step)`. */
+export function uniformAt(key: number, lane = 0): number {
+  const h = fmix32((key ^ Math.imul(lane + 0x2545f491, 0x85ebca77)) >>> 0);
   const hi = h >>> 5; // 27 bits
   const lo = fmix32((h ^ 0x68e31da4) >>> 0) >>> 6; // 26 more bits from one extra mixing round
   return (hi * 67108864 + lo + 0.5) / 9007199254740992;
 }
 
+/** `normal(seed, stream, step, lane)` from `stepKey(streamKey(seed, stream), step)`. */
+export function normalAt(key: number, lane = 0): number {
+  const u1 = uniformAt(key, lane * 2 + 100);
+  const u2 = uniformAt(key, lane * 2 + 101);
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}
+
+/** Uniform in (0, 1), never exactly 0 or 1. */
+export function uniform(seed: number, stream: number, step: number, lane = 0): number {
+  return uniformAt(stepKey(streamKey(seed, stream), step), lane);
+}
+
 /** Standard normal by Box–Muller on two counter-based uniforms. */
 export function normal(seed: number, stream: number, step: number, lane = 0): number {
-  const u1 = uniform(seed, stream, step, lane * 2 + 100);
-  const u2 = uniform(seed, stream, step, lane * 2 + 101);
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+  return normalAt(stepKey(streamKey(seed, stream), step), lane);
 }
 
 /** 32-bit FNV-1a hash of a string, to turn names (symbols, series keys) into numeric streams. */

@@ -1,4 +1,4 @@
-import { normal, uniform } from '@asof/prng';
+import { normalAt, stepKey, streamKey, uniform, uniformAt } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
 import { tradingSessionGrid } from './trading-session-grid.ts';
 
@@ -35,10 +35,12 @@ export function simulateLogReturns(
   const r = new Float64Array(n);
   const sig = new Float64Array(n);
   const base = 0.01 + 0.01 * uniform(seed, s, 0, 1);
+  // normalAt(stepKey(key, t)) is normal(seed, s, t), with the stream's mixing done once (@asof/prng).
+  const key = streamKey(seed, s);
   switch (priceProcessOf(i)) {
     case 'random_walk':
       for (let t = 0; t < n; t++) {
-        r[t] = base * normal(seed, s, t) - (base * base) / 2;
+        r[t] = base * normalAt(stepKey(key, t)) - (base * base) / 2;
         sig[t] = base;
       }
       break;
@@ -46,7 +48,7 @@ export function simulateLogReturns(
       // ±25…50% a year: strong enough for trend labels over 250-day segments.
       const mu = (Math.floor(i / 5) % 2 === 0 ? 1 : -1) * (0.25 + 0.25 * uniform(seed, s, 0, 2));
       for (let t = 0; t < n; t++) {
-        r[t] = mu / 252 - (base * base) / 2 + base * normal(seed, s, t);
+        r[t] = mu / 252 - (base * base) / 2 + base * normalAt(stepKey(key, t));
         sig[t] = base;
       }
       break;
@@ -59,7 +61,7 @@ export function simulateLogReturns(
       let eps = 0;
       for (let t = 0; t < n; t++) {
         v = omega + alpha * eps * eps + beta * v;
-        eps = Math.sqrt(v) * normal(seed, s, t);
+        eps = Math.sqrt(v) * normalAt(stepKey(key, t));
         r[t] = eps - v / 2;
         sig[t] = Math.sqrt(v);
       }
@@ -68,10 +70,11 @@ export function simulateLogReturns(
     case 'two_regime': {
       let high = false;
       for (let t = 0; t < n; t++) {
+        const at = stepKey(key, t);
         const stay = high ? 0.95 : 0.985;
-        if (uniform(seed, s, t, 3) > stay) high = !high;
+        if (uniformAt(at, 3) > stay) high = !high;
         const sd = high ? 3 * base : 0.6 * base;
-        r[t] = sd * normal(seed, s, t) - (sd * sd) / 2;
+        r[t] = sd * normalAt(at) - (sd * sd) / 2;
         sig[t] = sd;
       }
       break;
@@ -81,13 +84,14 @@ export function simulateLogReturns(
       let left = 0;
       let dir = 1;
       for (let t = 0; t < n; t++) {
-        let x = base * normal(seed, s, t) - (base * base) / 2;
-        if (left === 0 && uniform(seed, s, t, 4) < 0.006) {
-          left = 3 + Math.floor(uniform(seed, s, t, 5) * 3);
-          dir = uniform(seed, s, t, 6) < 0.6 ? -1 : 1;
+        const at = stepKey(key, t);
+        let x = base * normalAt(at) - (base * base) / 2;
+        if (left === 0 && uniformAt(at, 4) < 0.006) {
+          left = 3 + Math.floor(uniformAt(at, 5) * 3);
+          dir = uniformAt(at, 6) < 0.6 ? -1 : 1;
         }
         if (left > 0) {
-          x += dir * (0.08 + 0.07 * uniform(seed, s, t, 7));
+          x += dir * (0.08 + 0.07 * uniformAt(at, 7));
           left--;
         }
         r[t] = x;
@@ -143,16 +147,16 @@ export function generateSyntheticPrices(config: SyntheticPricesConfig, sink: Ato
     const volBase = 1e5 + 5e6 * uniform(config.seed, s, 0, 10);
     const ref = `synthetic:seed=${config.seed}`;
     const values = FIELDS.map(() => new Float64Array(n));
+    const key = streamKey(config.seed, s);
     for (let t = 0; t < n; t++) {
+      const at = stepKey(key, t);
       const prev = close;
       close = prev * Math.exp(r[t]);
       const sd = sigma[t];
-      const open = prev * Math.exp(0.2 * sd * normal(config.seed, s, t, 1));
-      const high = Math.max(open, close) * Math.exp(Math.abs(0.5 * sd * normal(config.seed, s, t, 2)));
-      const low = Math.min(open, close) * Math.exp(-Math.abs(0.5 * sd * normal(config.seed, s, t, 3)));
-      const volume = Math.round(
-        volBase * Math.exp(0.3 * normal(config.seed, s, t, 4)) * (1 + 20 * Math.abs(r[t])),
-      );
+      const open = prev * Math.exp(0.2 * sd * normalAt(at, 1));
+      const high = Math.max(open, close) * Math.exp(Math.abs(0.5 * sd * normalAt(at, 2)));
+      const low = Math.min(open, close) * Math.exp(-Math.abs(0.5 * sd * normalAt(at, 3)));
+      const volume = Math.round(volBase * Math.exp(0.3 * normalAt(at, 4)) * (1 + 20 * Math.abs(r[t])));
       values[0][t] = toTenThousandths(open);
       values[1][t] = toTenThousandths(high);
       values[2][t] = toTenThousandths(low);
