@@ -133,7 +133,8 @@ async function buildInto(
     await loadRegistryTables(duck, registry);
     const sink = await StageSink.create(duck);
     // A universe this big will compute its segment characteristics on worker threads: start them while
-    // the sources run on one core, so their start-up (~0.5 CPU-s each) uses the idle one.
+    // the sources run on one core, so their start-up (~0.6 CPU-s each through tsx, ~0.2 from the bin's bundle,
+    // docs 0038) uses the idle one.
     sink.whenObservations(WORKERS_FROM_ROWS, () => {
       pool = new CharacteristicsPool(config.duckdb.threads).start();
     });

@@ -17,7 +17,9 @@ import { type SegmentTally, walkSegment } from './segment-walk.ts';
  * Placed rows from which the characteristics go to worker threads. Each worker's start costs ~0.5–1 CPU-s
  * (loading its TypeScript), which on two cores slows whatever runs beside it: measured back to back, the
  * default build (5.4M steps, 22.6k segments) took 0.5–0.7 s less wall inline, bench scale 0.01 (2M)
- * 0.9 s and 0.05 (8.7M) 0.1–0.7 s less, while scale 0.1 (17M) took 0.6 s more (docs 0025).
+ * 0.9 s and 0.05 (8.7M) 0.1–0.7 s less, while scale 0.1 (17M) took 0.6 s more (docs 0025). From the
+ * bin's bundle a worker starts in ~0.2 CPU-s (docs 0038), yet five alternating pairs of the default build
+ * with the threshold at 1M still took 0.4 s more wall (median 11.54 s against 11.10 s inline).
  */
 export const WORKERS_FROM_ROWS = 10_000_000;
 

@@ -28,8 +28,9 @@ export class CharacteristicsPool {
   }
 
   /**
-   * Starts every worker now rather than at the first batch: a worker takes ~0.5 CPU-s to load its
-   * TypeScript, which the build lets it spend while its sources still keep one core busy (issue 21).
+   * Starts every worker now rather than at the first batch: a worker takes ~0.6 CPU-s to load its
+   * TypeScript through tsx (~0.2 from the bin's bundle, docs 0038), which the build lets it spend while
+   * its sources still keep one core busy (issue 21).
    */
   start(): this {
     if (this.failure) throw this.failure;
