@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshBundle } from '@asof/cli/bundle';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asofBin, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
+import { binBuildFingerprint, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
 
 // The bin runs an esbuild bundle of asof's sources while it is fresh, else the sources through tsx
 // (docs/decisions/0038). Both must build the same bytes.
@@ -17,15 +17,7 @@ afterAll(() => {
 function build(pipeline: string, how: 'bundle' | 'tsx'): string {
   const out = join(REPO, 'out', `test-bundle-${how}-${process.pid}`);
   outs.push(out);
-  const env = { ...process.env, ASOF_BUNDLE: how === 'tsx' ? 'off' : '' };
-  const r = asofBin(['build', pipeline, '--out', out, '--json'], env);
-  expect(r.stderr).not.toMatch(/unexpected failure/);
-  expect(r.code).toBe(0);
-  const m = JSON.parse(readFileSync(JSON.parse(r.stdout).manifest, 'utf8')) as {
-    dataset_id: string;
-    outputs: { path: string; sha256: string }[];
-  };
-  return [m.dataset_id, ...m.outputs.map((o) => `${o.path} ${o.sha256}`)].join('\n');
+  return binBuildFingerprint(pipeline, out, { ...process.env, ASOF_BUNDLE: how === 'tsx' ? 'off' : '' });
 }
 
 describe('the asof bin', () => {

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '@asof/cli';
+import { expect } from 'vitest';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const SHARED = join(REPO, '..', 'shared');
@@ -65,6 +66,22 @@ export function asofBin(args: string[], env: NodeJS.ProcessEnv = process.env): C
     encoding: 'utf8',
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Builds `pipeline` into `out` with the real bin (a child process under `env`) and returns its dataset_id and
+ * each output file's path and sha256, one per line: equal strings mean byte-identical builds.
+ */
+export function binBuildFingerprint(pipeline: string, out: string, env: NodeJS.ProcessEnv): string {
+  const r = asofBin(['build', pipeline, '--out', out, '--json'], env);
+  expect(r.stderr).not.toMatch(/unexpected failure/);
+  expect(r.code).toBe(0);
+  const { manifest } = JSON.parse(r.stdout) as { manifest: string };
+  const m = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    dataset_id: string;
+    outputs: { path: string; sha256: string }[];
+  };
+  return [m.dataset_id, ...m.outputs.map((o) => `${o.path} ${o.sha256}`)].join('\n');
 }
 
 /**

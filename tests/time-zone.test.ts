@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asofBin, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
+import { binBuildFingerprint, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
 
 // DuckDB's ICU (built into @duckdb/node-api) takes the machine's time zone by default, and TIMESTAMPTZ
 // casts, strftime and date_trunc follow it: before asof pinned TimeZone to UTC, the default universe
@@ -20,15 +20,7 @@ afterAll(() => {
 function buildUnder(zone: string, pipeline: string, name: string): string {
   const out = join(REPO, 'out', `test-tz-${name}-${zone.replace('/', '-')}-${process.pid}`);
   outs.push(out);
-  const r = asofBin(['build', pipeline, '--out', out, '--json'], { ...process.env, TZ: zone });
-  expect(r.stderr).not.toMatch(/unexpected failure/);
-  expect(r.code).toBe(0);
-  const { manifest } = JSON.parse(r.stdout) as { manifest: string };
-  const m = JSON.parse(readFileSync(manifest, 'utf8')) as {
-    dataset_id: string;
-    outputs: { path: string; sha256: string }[];
-  };
-  return [m.dataset_id, ...m.outputs.map((o) => `${o.path} ${o.sha256}`)].join('\n');
+  return binBuildFingerprint(pipeline, out, { ...process.env, TZ: zone });
 }
 
 describe('the machine time zone', () => {
