@@ -151,13 +151,16 @@ export async function bundleCli(options = CLI_BUNDLE) {
     for (const name of Object.keys(options.workers)) {
       if (!rewritten.has(name)) throw new Error(`no source starts the worker ${name} through its shim`);
     }
-    // Each package.json too: its `exports` decide what an `@asof/...` import resolves to.
+    // Each package's package.json too (its `exports` decide what an `@asof/...` import resolves to), and
+    // the tsconfig files esbuild reads for how to compile (class fields, for one).
     const files = new Set([relative(options.root, THIS_FILE)]);
     for (const rel of Object.keys(result.metafile.inputs)) {
       files.add(rel);
       const pkg = rel.match(/^packages\/[^/]+\//);
-      if (pkg) files.add(`${pkg[0]}package.json`);
+      if (pkg) for (const f of ['package.json', 'tsconfig.json']) files.add(`${pkg[0]}${f}`);
     }
+    files.add('tsconfig.base.json');
+    for (const rel of files) if (!existsSync(join(options.root, rel))) files.delete(rel);
     const inputs = {};
     for (const rel of [...files].sort()) inputs[rel] = sha256(join(options.root, rel));
     const dir = `b-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 16)}`;

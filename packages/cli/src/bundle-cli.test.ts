@@ -32,6 +32,7 @@ function fixture(): BundleOptions {
   const root = mkdtempSync(join(tmpdir(), 'asof-bundle-'));
   dirs.push(root);
   write(root, 'packages/app/package.json', '{"name":"app","type":"module"}');
+  write(root, 'packages/app/tsconfig.json', '{}');
   write(root, 'packages/app/data/greeting.txt', 'hello from the data folder');
   write(
     root,
@@ -95,10 +96,15 @@ describe('bundleCli', () => {
     expect(freshBundle(options)).toBeNull();
     const first = await bundleCli(options);
     expect(freshBundle(options)).toBe(first);
+    writeFileSync(join(options.root, 'packages/app/tsconfig.json'), '{"compilerOptions":{}}');
+    expect(freshBundle(options)).toBeNull();
+    writeFileSync(join(options.root, 'packages/app/tsconfig.json'), '{}');
+    expect(freshBundle(options)).toBe(first);
     const current = JSON.parse(readFileSync(join(options.cacheDir, 'current.json'), 'utf8'));
     expect(Object.keys(current.inputs)).toEqual(
       expect.arrayContaining([
         'packages/app/package.json',
+        'packages/app/tsconfig.json',
         'packages/app/src/main.ts',
         'packages/app/src/read-greeting.ts',
         'packages/app/src/square-worker.ts',
@@ -161,6 +167,8 @@ describe('bundleCli', () => {
     const inputs = Object.keys(JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).inputs);
     expect(inputs).toContain('packages/cli/src/main.ts');
     expect(inputs).toContain('packages/transform/package.json');
+    expect(inputs).toContain('packages/transform/tsconfig.json');
+    expect(inputs).toContain('tsconfig.base.json');
     expect(inputs.some((p) => p.startsWith('node_modules/'))).toBe(false);
   });
 });
