@@ -14,6 +14,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -99,14 +100,26 @@ function sourcesAsWritten(options, outdir, rewritten) {
   };
 }
 
-/** Deletes bundle folders other than `keep` that are more than an hour old (a running asof may still read one). */
+/**
+ * Deletes what is not `keep` and was last touched more than a day ago: bundles superseded by then (each is
+ * touched when it stops being current, and a running asof may still load lazy chunks from its own), and
+ * what a killed build left.
+ */
 function pruneOld(cacheDir, keep) {
   for (const name of readdirSync(cacheDir)) {
     const path = join(cacheDir, name);
     if (name === keep || name === 'current.json' || name === 'build.lock') continue;
     try {
-      if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+      if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
     } catch {}
+  }
+}
+
+function currentDir(cacheDir) {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).dir;
+  } catch {
+    return undefined;
   }
 }
 
@@ -128,8 +141,8 @@ export async function bundleCli(options = CLI_BUNDLE) {
     rmSync(lock, { force: true });
     fd = openSync(lock, 'wx');
   }
+  const tmp = join(options.cacheDir, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    const tmp = join(options.cacheDir, `tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
     const rewritten = new Set();
     const { build } = await import('esbuild');
     const entryPoints = { ...options.entries };
@@ -167,12 +180,20 @@ export async function bundleCli(options = CLI_BUNDLE) {
     const final = join(options.cacheDir, dir);
     if (existsSync(final)) rmSync(tmp, { recursive: true, force: true });
     else renameSync(tmp, final);
+    const previous = currentDir(options.cacheDir);
     const pointer = join(options.cacheDir, `current.json.${process.pid}`);
     writeFileSync(pointer, JSON.stringify({ format: FORMAT, dir, inputs }));
     renameSync(pointer, join(options.cacheDir, 'current.json'));
+    if (typeof previous === 'string' && previous !== dir && !previous.includes('/')) {
+      const now = new Date();
+      try {
+        utimesSync(join(options.cacheDir, previous), now, now);
+      } catch {}
+    }
     pruneOld(options.cacheDir, dir);
     return pathToFileURL(join(final, 'main.mjs')).href;
   } finally {
+    rmSync(tmp, { recursive: true, force: true });
     closeSync(fd);
     rmSync(lock, { force: true });
   }

@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,9 +118,17 @@ describe('bundleCli', () => {
       `export const readGreeting = (): string => 'edited';\n`,
     );
     expect(freshBundle(options)).toBeNull();
+    // Left by a build a day and more ago: pruned by the next build.
+    const stale = join(options.cacheDir, 'tmp-1-dead');
+    mkdirSync(stale);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    utimesSync(stale, twoDaysAgo, twoDaysAgo);
     const second = await bundleCli(options);
     expect(second).not.toBe(first);
     expect(freshBundle(options)).toBe(second);
+    // The superseded bundle stays, for an asof that started from it and still loads its lazy chunks.
+    expect(existsSync(fileURLToPath(first as string))).toBe(true);
+    expect(existsSync(stale)).toBe(false);
     expect(JSON.parse(runNode(second as string).stdout).greeting).toBe('edited');
 
     // A deleted input is a stale bundle too, not an error.
@@ -136,7 +145,6 @@ describe('bundleCli', () => {
     expect(existsSync(join(options.cacheDir, 'current.json'))).toBe(false);
 
     const old = new Date(Date.now() - 120_000);
-    const { utimesSync } = await import('node:fs');
     utimesSync(lock, old, old);
     expect(await bundleCli(options)).not.toBeNull();
     expect(existsSync(lock)).toBe(false);
