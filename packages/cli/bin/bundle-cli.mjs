@@ -3,6 +3,11 @@
 // Plain JavaScript: it runs before any TypeScript can be loaded. `npm ci` builds the bundle (the root
 // package's `prepare`); the bin uses it only while every source it was built from is unchanged, and
 // rebuilds it otherwise. Whatever goes wrong here, the bin falls back to tsx and the sources as written.
+//
+// The bundle names files by absolute URL: each source's own (for `import.meta.url`) and each dependency's,
+// as Node resolves it from the importing source (a package's own node_modules included). So it is only
+// valid for the checkout it was built in, and each checkout (by real path) has its own cache folder.
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -11,6 +16,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -21,14 +27,20 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const FORMAT = 1;
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const FORMAT = 2;
+const REPO = realpathSync(fileURLToPath(new URL('../../../', import.meta.url)));
 const THIS_FILE = fileURLToPath(import.meta.url);
 
 /** What the real CLI bundle is built from: `main` is the bin's entry; each worker replaces its tsx shim. */
 export const CLI_BUNDLE = {
   root: REPO,
-  cacheDir: join(REPO, 'node_modules', '.cache', 'asof-cli'),
+  cacheDir: join(
+    REPO,
+    'node_modules',
+    '.cache',
+    'asof-cli',
+    createHash('sha256').update(REPO).digest('hex').slice(0, 16),
+  ),
   entries: { main: 'packages/cli/src/main.ts' },
   workers: {
     'characteristics-worker': {
@@ -55,6 +67,7 @@ export function freshBundle(options = CLI_BUNDLE, name = 'main') {
     const current = JSON.parse(readFileSync(join(options.cacheDir, 'current.json'), 'utf8'));
     if (current.format !== FORMAT || typeof current.dir !== 'string' || current.dir.includes('/'))
       return null;
+    if (current.root !== realpathSync(options.root)) return null;
     for (const [rel, hash] of Object.entries(current.inputs)) {
       if (sha256(join(options.root, rel)) !== hash) return null;
     }
@@ -67,10 +80,11 @@ export function freshBundle(options = CLI_BUNDLE, name = 'main') {
 
 /**
  * Rewrites what bundling would change: `import.meta.url` keeps naming the source file (SQL, registry and
- * data folders are found beside it), a worker shim's URL names the bundled worker, and any other
- * `import.meta.*` stops the build rather than silently meaning something else.
+ * data folders are found beside it), a worker shim's URL names the bundled worker, any other
+ * `import.meta.*` stops the build rather than silently meaning something else, and each dependency is
+ * imported by the URL Node resolves it to from the importing source.
  */
-function sourcesAsWritten(options, outdir, rewritten) {
+function sourcesAsWritten(options, rewritten) {
   const shims = new Map(
     Object.entries(options.workers).map(([name, w]) => [resolve(options.root, w.shim), name]),
   );
@@ -78,19 +92,21 @@ function sourcesAsWritten(options, outdir, rewritten) {
   return {
     name: 'asof-sources-as-written',
     setup(build) {
-      // Dependencies load from node_modules as they are (no loader hooks needed for JavaScript).
-      build.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.kind === 'entry-point' || args.path.startsWith('@asof/') ? undefined : { external: true },
-      );
+      // Dependencies stay outside the bundle and load as they are (JavaScript needs no loader hooks), from
+      // the file Node's own resolver names (its conditions, `exports`, a package's own node_modules).
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === 'entry-point' || args.path.startsWith('@asof/')) return undefined;
+        return { path: import.meta.resolve(args.path, pathToFileURL(args.importer).href), external: true };
+      });
       build.onLoad({ filter: /\.(ts|mjs)$/ }, async (args) => {
         if (!args.path.startsWith(packages)) return undefined;
         const text = await readFile(args.path, 'utf8');
-        const self = JSON.stringify(relative(outdir, args.path).split(sep).join('/'));
+        const self = JSON.stringify(pathToFileURL(args.path).href);
         const contents = text.replace(META, (_match, _q, spec, other) => {
           if (other) throw new Error(`${args.path}: import.meta.${other} is not rewritten for the bundle`);
-          if (!spec) return `new URL(${self}, import.meta.url).href`;
+          if (!spec) return self;
           const worker = shims.get(resolve(dirname(args.path), spec));
-          if (!worker) return `new URL(${JSON.stringify(spec)}, new URL(${self}, import.meta.url))`;
+          if (!worker) return `new URL(${JSON.stringify(spec)}, ${self})`;
           rewritten.add(worker);
           return `new URL('./${worker}.mjs', import.meta.url)`;
         });
@@ -115,6 +131,22 @@ function pruneOld(cacheDir, keep) {
   }
 }
 
+/**
+ * Deletes the cache folders beside `cacheDir` whose checkout is gone: each checkout has its own (a test's
+ * scratch copy of the repository with node_modules linked back, for one), and nothing else would.
+ */
+function pruneGoneCheckouts(cacheDir) {
+  const parent = dirname(cacheDir);
+  for (const name of readdirSync(parent)) {
+    const dir = join(parent, name);
+    if (dir === cacheDir) continue;
+    try {
+      const { root } = JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8'));
+      if (typeof root === 'string' && !existsSync(root)) rmSync(dir, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
 function currentDir(cacheDir) {
   try {
     return JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).dir;
@@ -126,9 +158,22 @@ function currentDir(cacheDir) {
 /**
  * Builds the bundle into a new folder of `cacheDir` and points `current.json` at it (written then renamed,
  * so a reader sees the old bundle or the new one). Returns the main entry's file URL, or null when another
- * process holds the build lock (the caller then runs the sources through tsx).
+ * process holds the build lock (the caller then runs the sources through tsx). It runs in a child Node:
+ * `import.meta.resolve` takes the importing file as parent only behind a flag in Node 20.
  */
 export async function bundleCli(options = CLI_BUNDLE) {
+  const child = spawnSync(
+    process.execPath,
+    ['--experimental-import-meta-resolve', '--no-warnings', THIS_FILE, '--build', JSON.stringify(options)],
+    { encoding: 'utf8' },
+  );
+  if (child.status !== 0) throw new Error((child.stderr || child.error?.message || 'no output').trim());
+  return JSON.parse(child.stdout).url;
+}
+
+async function buildBundle(options) {
+  if (import.meta.resolve('./x.mjs', 'file:///parent/of/') !== 'file:///parent/of/x.mjs')
+    throw new Error('import.meta.resolve ignores its parent: run with --experimental-import-meta-resolve');
   mkdirSync(options.cacheDir, { recursive: true });
   const lock = join(options.cacheDir, 'build.lock');
   let fd;
@@ -159,7 +204,7 @@ export async function bundleCli(options = CLI_BUNDLE) {
       outExtension: { '.js': '.mjs' },
       metafile: true,
       logLevel: 'silent',
-      plugins: [sourcesAsWritten(options, tmp, rewritten)],
+      plugins: [sourcesAsWritten(options, rewritten)],
     });
     for (const name of Object.keys(options.workers)) {
       if (!rewritten.has(name)) throw new Error(`no source starts the worker ${name} through its shim`);
@@ -172,7 +217,9 @@ export async function bundleCli(options = CLI_BUNDLE) {
       const pkg = rel.match(/^packages\/[^/]+\//);
       if (pkg) for (const f of ['package.json', 'tsconfig.json']) files.add(`${pkg[0]}${f}`);
     }
+    // And the lock file: the bundle names each dependency's file, which an install may move.
     files.add('tsconfig.base.json');
+    files.add('package-lock.json');
     for (const rel of files) if (!existsSync(join(options.root, rel))) files.delete(rel);
     const inputs = {};
     for (const rel of [...files].sort()) inputs[rel] = sha256(join(options.root, rel));
@@ -182,7 +229,7 @@ export async function bundleCli(options = CLI_BUNDLE) {
     else renameSync(tmp, final);
     const previous = currentDir(options.cacheDir);
     const pointer = join(options.cacheDir, `current.json.${process.pid}`);
-    writeFileSync(pointer, JSON.stringify({ format: FORMAT, dir, inputs }));
+    writeFileSync(pointer, JSON.stringify({ format: FORMAT, root: realpathSync(options.root), dir, inputs }));
     renameSync(pointer, join(options.cacheDir, 'current.json'));
     if (typeof previous === 'string' && previous !== dir && !previous.includes('/')) {
       const now = new Date();
@@ -191,6 +238,7 @@ export async function bundleCli(options = CLI_BUNDLE) {
       } catch {}
     }
     pruneOld(options.cacheDir, dir);
+    pruneGoneCheckouts(options.cacheDir);
     return pathToFileURL(join(final, 'main.mjs')).href;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -212,16 +260,26 @@ export async function bundledEntry(options = CLI_BUNDLE) {
 }
 
 // `node packages/cli/bin/bundle-cli.mjs` (the root package's `prepare`): build now, never fail the install.
+// `--build <options>` is bundleCli's child, which prints the entry's URL as JSON.
 if (process.argv[1] && resolve(process.argv[1]) === THIS_FILE) {
-  try {
-    const started = performance.now();
-    const url = await bundleCli();
-    console.log(
-      url
-        ? `asof: CLI bundled in ${Math.round(performance.now() - started)} ms (${relative(REPO, fileURLToPath(url))})`
-        : 'asof: another process is bundling the CLI',
-    );
-  } catch (err) {
-    console.warn(`asof: the CLI was not bundled (it will run through tsx): ${err.message}`);
+  if (process.argv[2] === '--build') {
+    try {
+      process.stdout.write(JSON.stringify({ url: await buildBundle(JSON.parse(process.argv[3])) }));
+    } catch (err) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
+    }
+  } else {
+    try {
+      const started = performance.now();
+      const url = await bundleCli();
+      console.log(
+        url
+          ? `asof: CLI bundled in ${Math.round(performance.now() - started)} ms (${relative(REPO, fileURLToPath(url))})`
+          : 'asof: another process is bundling the CLI',
+      );
+    } catch (err) {
+      console.warn(`asof: the CLI was not bundled (it will run through tsx): ${err.message}`);
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -35,6 +36,19 @@ function fixture(): BundleOptions {
   write(root, 'packages/app/package.json', '{"name":"app","type":"module"}');
   write(root, 'packages/app/tsconfig.json', '{}');
   write(root, 'packages/app/data/greeting.txt', 'hello from the data folder');
+  // A dependency npm did not hoist (in the package's own node_modules), with a file per condition: the
+  // bundle must import the one Node's resolver picks for an import from the package's source.
+  write(
+    root,
+    'packages/app/node_modules/dep/package.json',
+    JSON.stringify({
+      name: 'dep',
+      exports: { '.': { import: './esm.mjs', require: './cjs.cjs', default: './default.mjs' } },
+    }),
+  );
+  write(root, 'packages/app/node_modules/dep/esm.mjs', "export const condition = 'import';\n");
+  write(root, 'packages/app/node_modules/dep/cjs.cjs', "exports.condition = 'require';\n");
+  write(root, 'packages/app/node_modules/dep/default.mjs', "export const condition = 'default';\n");
   write(
     root,
     'packages/app/src/read-greeting.ts',
@@ -47,10 +61,11 @@ export const readGreeting = (): string => readFileSync(new URL('greeting.txt', D
     root,
     'packages/app/src/main.ts',
     `import { Worker } from 'node:worker_threads';
+import { condition } from 'dep';
 import { readGreeting } from './read-greeting.ts';
 const worker = new Worker(new URL('./square-worker.mjs', import.meta.url));
 worker.once('message', (n: number) => {
-  console.log(JSON.stringify({ greeting: readGreeting(), squared: n }));
+  console.log(JSON.stringify({ greeting: readGreeting(), squared: n, condition }));
   void worker.terminate();
 });
 worker.postMessage(7);
@@ -83,13 +98,17 @@ function runNode(url: string): { status: number | null; stdout: string; stderr: 
 }
 
 describe('bundleCli', () => {
-  it('keeps import.meta.url naming the source file and runs the bundled worker, not its shim', async () => {
+  it('keeps import.meta.url naming the source file, imports dependencies as Node resolves them from it, and runs the bundled worker, not its shim', async () => {
     const options = fixture();
     const url = await bundleCli(options);
     expect(url).not.toBeNull();
     const run = runNode(url as string);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ greeting: 'hello from the data folder', squared: 49 });
+    expect(JSON.parse(run.stdout)).toEqual({
+      greeting: 'hello from the data folder',
+      squared: 49,
+      condition: 'import',
+    });
   });
 
   it('is fresh until a source it was built from changes, then a rebuild is fresh again', async () => {
@@ -97,6 +116,12 @@ describe('bundleCli', () => {
     expect(freshBundle(options)).toBeNull();
     const first = await bundleCli(options);
     expect(freshBundle(options)).toBe(first);
+    // A copy of the checkout with the same files (its node_modules linked back, say) is not served this
+    // bundle: it names the original's files.
+    const copy = mkdtempSync(join(tmpdir(), 'asof-bundle-copy-'));
+    dirs.push(copy);
+    cpSync(join(options.root, 'packages'), join(copy, 'packages'), { recursive: true });
+    expect(freshBundle({ ...options, root: copy })).toBeNull();
     writeFileSync(join(options.root, 'packages/app/tsconfig.json'), '{"compilerOptions":{}}');
     expect(freshBundle(options)).toBeNull();
     writeFileSync(join(options.root, 'packages/app/tsconfig.json'), '{}');
@@ -118,6 +143,16 @@ describe('bundleCli', () => {
       `export const readGreeting = (): string => 'edited';\n`,
     );
     expect(freshBundle(options)).toBeNull();
+    // Another checkout's cache folder beside this one: kept while that checkout exists, else pruned.
+    const gone = join(dirname(options.cacheDir), 'gone-checkout');
+    const alive = join(dirname(options.cacheDir), 'alive-checkout');
+    for (const [dir, root] of [
+      [gone, join(options.root, 'no-such-checkout')],
+      [alive, options.root],
+    ]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'current.json'), JSON.stringify({ root }));
+    }
     // Left by a build a day and more ago: pruned by the next build.
     const stale = join(options.cacheDir, 'tmp-1-dead');
     mkdirSync(stale);
@@ -129,6 +164,8 @@ describe('bundleCli', () => {
     // The superseded bundle stays, for an asof that started from it and still loads its lazy chunks.
     expect(existsSync(fileURLToPath(first as string))).toBe(true);
     expect(existsSync(stale)).toBe(false);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(alive)).toBe(true);
     expect(JSON.parse(runNode(second as string).stdout).greeting).toBe('edited');
 
     // A deleted input is a stale bundle too, not an error.
@@ -177,6 +214,7 @@ describe('bundleCli', () => {
     expect(inputs).toContain('packages/transform/package.json');
     expect(inputs).toContain('packages/transform/tsconfig.json');
     expect(inputs).toContain('tsconfig.base.json');
+    expect(inputs).toContain('package-lock.json');
     expect(inputs.some((p) => p.startsWith('node_modules/'))).toBe(false);
   });
 });
