@@ -217,8 +217,8 @@ async function buildBundle(options) {
       const pkg = rel.match(/^packages\/[^/]+\//);
       if (pkg) for (const f of ['package.json', 'tsconfig.json']) files.add(`${pkg[0]}${f}`);
     }
-    // And the lock file: the bundle names each dependency's file, which an install may move.
     files.add('tsconfig.base.json');
+    // And the lock file: the bundle names each dependency's file, which an install may move.
     files.add('package-lock.json');
     for (const rel of files) if (!existsSync(join(options.root, rel))) files.delete(rel);
     const inputs = {};
@@ -256,6 +256,19 @@ export async function bundledEntry(options = CLI_BUNDLE) {
     return await bundleCli(options);
   } catch {
     return null;
+  }
+}
+
+/**
+ * Imports the bundle's entry. If a file it links to is gone (a dependency moved under it), Node fails while
+ * linking, before any of it runs, and `fallback` (the sources through tsx) runs instead.
+ */
+export async function importBundle(url, fallback) {
+  try {
+    await import(url);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    await fallback();
   }
 }
 

@@ -12,10 +12,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BundleOptions, bundleCli, CLI_BUNDLE, freshBundle } from '../bin/bundle-cli.mjs';
 
+const BUNDLER = fileURLToPath(new URL('../bin/bundle-cli.mjs', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -171,6 +172,27 @@ describe('bundleCli', () => {
     // A deleted input is a stale bundle too, not an error.
     rmSync(join(options.root, 'packages/app/src/read-greeting.ts'));
     expect(freshBundle(options)).toBeNull();
+  });
+
+  it('runs the fallback when a file the bundle links to is gone, and only then', async () => {
+    const options = fixture();
+    const url = (await bundleCli(options)) as string;
+    // A file, not `node -e`: the fixture's worker would inherit `--input-type`.
+    const script = join(options.root, 'probe.mjs');
+    writeFileSync(
+      script,
+      `const { importBundle } = await import(${JSON.stringify(pathToFileURL(BUNDLER).href)});
+await importBundle(${JSON.stringify(url)}, async () => console.log('fallback ran'));
+`,
+    );
+    const probe = () => spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    const whole = probe();
+    expect(whole.stdout).not.toContain('fallback ran');
+    expect(JSON.parse(whole.stdout).squared).toBe(49);
+    rmSync(join(options.root, 'packages/app/node_modules/dep/esm.mjs'));
+    const broken = probe();
+    expect(broken.stderr).toBe('');
+    expect(broken.stdout.trim()).toBe('fallback ran');
   });
 
   it('leaves the build to the process holding the lock, and takes over a killed build’s lock', async () => {
