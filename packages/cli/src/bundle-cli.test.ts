@@ -13,6 +13,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CharacteristicsPool } from '@asof/patterns';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type BundleOptions, bundleCli, CLI_BUNDLE, freshBundle } from '../bin/bundle-cli.mjs';
 
@@ -230,7 +232,29 @@ await importBundle(${JSON.stringify(url)}, async () => console.log('fallback ran
     const url = await bundleCli({ ...CLI_BUNDLE, cacheDir });
     expect(url).not.toBeNull();
     const out = dirname(fileURLToPath(url as string));
-    expect(existsSync(join(out, 'characteristics-worker.mjs'))).toBe(true);
+    // The bundled worker gives, bit for bit, what the characteristics give inline.
+    const batch = () => {
+      const values = Float64Array.from(
+        { length: 560 },
+        (_, i) => 0.01 * Math.sin(i * 1.7) + 0.002 * Math.cos(i * i),
+      );
+      return { offsets: Int32Array.from([0, 300, 560]), values };
+    };
+    const inline = await new CharacteristicsPool(0).run(batch());
+    expect(Array.from(inline).filter(Number.isFinite).length).toBeGreaterThan(inline.length / 2);
+    const worker = new Worker(join(out, 'characteristics-worker.mjs'));
+    try {
+      const reply = await new Promise<{ out?: Float64Array; error?: unknown }>((done, fail) => {
+        worker.once('message', done);
+        worker.once('error', fail);
+        const b = batch();
+        worker.postMessage({ id: 0, batch: b }, [b.offsets.buffer, b.values.buffer]);
+      });
+      expect(reply.error).toBeUndefined();
+      expect(Array.from(reply.out as Float64Array)).toEqual(Array.from(inline));
+    } finally {
+      await worker.terminate();
+    }
     const inputs = Object.keys(JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).inputs);
     expect(inputs).toContain('packages/cli/src/main.ts');
     expect(inputs).toContain('packages/transform/package.json');

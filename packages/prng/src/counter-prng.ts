@@ -24,8 +24,8 @@ export function streamKey(seed: number, stream: number): number {
 }
 
 /** The third round, over the step: shared by every lane of one step, and by both uniforms of a normal. */
-export function stepKey(streamKey: number, step: number): number {
-  return fmix32((streamKey ^ Math.imul(step + 0x165667b1, 0x9e3779b1)) >>> 0);
+export function stepKey(key: number, step: number): number {
+  return fmix32((key ^ Math.imul(step + 0x165667b1, 0x9e3779b1)) >>> 0);
 }
 
 /** `uniform(seed, stream, step, lane)` from `stepKey(streamKey(seed, stream), step)`. */
