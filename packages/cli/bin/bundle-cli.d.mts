@@ -7,7 +7,7 @@ export interface BundleOptions {
   workers: Record<string, { shim: string; source: string }>;
 }
 export declare const CLI_BUNDLE: BundleOptions;
-export declare function freshBundle(options?: BundleOptions, name?: string): string | null;
+export declare function freshBundle(options?: BundleOptions): string | null;
 export declare function bundleCli(options?: BundleOptions): Promise<string | null>;
 export declare function bundledEntry(options?: BundleOptions): Promise<string | null>;
 export declare function importBundle(url: string, fallback: () => Promise<void>): Promise<void>;

@@ -59,19 +59,33 @@ function sha256(path) {
 }
 
 /**
- * The file URL of the bundle's entry `name` when a bundle exists and every file it was built from (and this
+ * A cache folder's `current.json` (format, the checkout's real path, the bundle folder's name, the inputs'
+ * sha256), or undefined when there is none to read.
+ */
+function readCurrent(cacheDir) {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A bundle folder's name from `current.json`: one path segment, so it stays inside the cache folder. */
+const isBundleDir = (dir) => typeof dir === 'string' && !dir.includes('/');
+
+/**
+ * The file URL of the bundle's main entry when a bundle exists and every file it was built from (and this
  * bundler) has the content it had then; otherwise null.
  */
-export function freshBundle(options = CLI_BUNDLE, name = 'main') {
+export function freshBundle(options = CLI_BUNDLE) {
   try {
-    const current = JSON.parse(readFileSync(join(options.cacheDir, 'current.json'), 'utf8'));
-    if (current.format !== FORMAT || typeof current.dir !== 'string' || current.dir.includes('/'))
-      return null;
+    const current = readCurrent(options.cacheDir);
+    if (current?.format !== FORMAT || !isBundleDir(current.dir)) return null;
     if (current.root !== realpathSync(options.root)) return null;
     for (const [rel, hash] of Object.entries(current.inputs)) {
       if (sha256(join(options.root, rel)) !== hash) return null;
     }
-    const entry = join(options.cacheDir, current.dir, `${name}.mjs`);
+    const entry = join(options.cacheDir, current.dir, 'main.mjs');
     return existsSync(entry) ? pathToFileURL(entry).href : null;
   } catch {
     return null;
@@ -140,18 +154,8 @@ function pruneGoneCheckouts(cacheDir) {
   for (const name of readdirSync(parent)) {
     const dir = join(parent, name);
     if (dir === cacheDir) continue;
-    try {
-      const { root } = JSON.parse(readFileSync(join(dir, 'current.json'), 'utf8'));
-      if (typeof root === 'string' && !existsSync(root)) rmSync(dir, { recursive: true, force: true });
-    } catch {}
-  }
-}
-
-function currentDir(cacheDir) {
-  try {
-    return JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).dir;
-  } catch {
-    return undefined;
+    const root = readCurrent(dir)?.root;
+    if (typeof root === 'string' && !existsSync(root)) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -227,11 +231,11 @@ async function buildBundle(options) {
     const final = join(options.cacheDir, dir);
     if (existsSync(final)) rmSync(tmp, { recursive: true, force: true });
     else renameSync(tmp, final);
-    const previous = currentDir(options.cacheDir);
+    const previous = readCurrent(options.cacheDir)?.dir;
     const pointer = join(options.cacheDir, `current.json.${process.pid}`);
     writeFileSync(pointer, JSON.stringify({ format: FORMAT, root: realpathSync(options.root), dir, inputs }));
     renameSync(pointer, join(options.cacheDir, 'current.json'));
-    if (typeof previous === 'string' && previous !== dir && !previous.includes('/')) {
+    if (isBundleDir(previous) && previous !== dir) {
       const now = new Date();
       try {
         utimesSync(join(options.cacheDir, previous), now, now);
