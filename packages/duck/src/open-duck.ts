@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { scratchPath } from '@asof/output';
 import { AsofError } from '@asof/schema';
-import {
-  type DuckDBConnection,
-  DuckDBDataChunk,
-  DuckDBInstance,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { nodeApi } from './node-api.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { TableAppender } from './table-appender.ts';
 
@@ -80,7 +75,7 @@ export class Duck {
     if (mem) config.memory_limit = mem;
     const scratch = options.tempDirectory ? undefined : scratchPath('duckdb');
     config.temp_directory = options.tempDirectory ?? scratch!.path;
-    const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
+    const instance = await nodeApi.DuckDBInstance.create(options.path ?? ':memory:', config);
     const connection = await connectInUtc(instance);
     // DuckDB's block allocator keeps the buffer blocks it frees for the next ones instead of handing their
     // pages back to the OS, which costs a page fault per 4 KB when they are touched again (~10 µs each on
@@ -258,7 +253,7 @@ export class Duck {
     const size = 2048;
     for (let start = 0; start < n; start += size) {
       const end = Math.min(n, start + size);
-      const chunk = DuckDBDataChunk.create(types, end - start);
+      const chunk = nodeApi.DuckDBDataChunk.create(types, end - start);
       for (let c = 0; c < columns.length; c++) chunk.setColumnValues(c, columns[c].slice(start, end));
       appender.appendDataChunk(chunk);
     }

@@ -1,19 +1,22 @@
-import { type DuckDBDataChunk, DuckDBListVector, DuckDBTypeId } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBListVector, DuckDBTypeId } from '@duckdb/node-api';
 import type { Table } from 'apache-arrow';
+import { nodeApi } from './node-api.ts';
 import { type Duck, DuckError, type Params } from './open-duck.ts';
+
+const { DuckDBListVector: ListVector, DuckDBTypeId: TypeId } = nodeApi;
 
 /** Numeric types whose vectors hold a typed array of their values (`items`), read without boxing each one. */
 const NUMERIC_TYPES = new Set<DuckDBTypeId>([
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
+  TypeId.TINYINT,
+  TypeId.SMALLINT,
+  TypeId.INTEGER,
+  TypeId.BIGINT,
+  TypeId.UTINYINT,
+  TypeId.USMALLINT,
+  TypeId.UINTEGER,
+  TypeId.UBIGINT,
+  TypeId.FLOAT,
+  TypeId.DOUBLE,
 ]);
 
 type NumericItems =
@@ -177,7 +180,7 @@ export function streamNumberLists(
     const lists: NumberLists[] = [];
     for (let c = 0; c < names.length; c++) {
       const vector = chunk.getColumnVector(c);
-      if (vector instanceof DuckDBListVector) lists.push(numberListsOf(vector, chunk.rowCount, names[c]));
+      if (vector instanceof ListVector) lists.push(numberListsOf(vector, chunk.rowCount, names[c]));
       else scalars.push(numericColumn(chunk, c) ?? numbersOfColumn(chunk, c, names[c], 'streamNumberLists'));
     }
     return onChunk(scalars, lists, chunk.rowCount);

@@ -1,11 +1,8 @@
-import {
-  type DuckDBAppender,
-  DuckDBDataChunk,
-  type DuckDBType,
-  DuckDBTypeId,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import bindings, { type DataChunk } from '@duckdb/node-bindings';
+import type { DuckDBAppender, DuckDBDataChunk, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { DataChunk } from '@duckdb/node-bindings';
+import { nodeBindings as bindings, nodeApi } from './node-api.ts';
+
+const { DuckDBDataChunk: DataChunks, DuckDBTypeId: TypeId } = nodeApi;
 
 const CHUNK = 2048;
 
@@ -67,7 +64,7 @@ export class TableAppender {
     private readonly types: readonly DuckDBType[],
   ) {
     this.kinds = Uint8Array.from(types, (t) =>
-      t.typeId === DuckDBTypeId.DOUBLE ? FLOAT64 : t.typeId === DuckDBTypeId.INTEGER ? INT32 : GENERIC,
+      t.typeId === TypeId.DOUBLE ? FLOAT64 : t.typeId === TypeId.INTEGER ? INT32 : GENERIC,
     );
     this.columns = types.map((_, c) =>
       this.kinds[c] === FLOAT64
@@ -144,7 +141,7 @@ export class TableAppender {
     // it is appended, and a chunk per 2048 rows left its native vectors (~16 KB a column) to the garbage
     // collector's finalizers, so the staging of the default build kept touching fresh memory.
     let chunk = this.chunk;
-    if (chunk === undefined) chunk = this.chunk = DuckDBDataChunk.create(this.types);
+    if (chunk === undefined) chunk = this.chunk = DataChunks.create(this.types);
     else chunk.reset();
     chunk.rowCount = n;
     for (let c = 0; c < this.columns.length; c++) {
