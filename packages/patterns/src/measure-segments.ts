@@ -29,9 +29,13 @@ export const WORKERS_FROM_ROWS = 10_000_000;
  * memory, and each range's scan skips the other series' row groups. Segments bench (124M rows),
  * buildSegments: ranges of ≤ 32M rows 33.7 s (peak RSS 4.58 GB), 16M 32.4 s (3.90), 8M 31.1 s (3.76),
  * 4M 33.1 s (3.66); bench scale 1 (171M), patterns: 32M 66.3 s (peak 7.5 GB), 16M 56.2 s (6.95 GB),
- * 8M 68.3 s (6.83 GB), each range scanning more of the others' rows there.
+ * 8M 68.3 s (6.83 GB), each range scanning more of the others' rows there. Below 32M rows MIN_RANGES
+ * decides, and each range reads the whole observations view once: halves rather than quarters took the
+ * default build's characteristics step from 3.5–4.7 s (median 4.2) to 3.3–4.1 s (median 3.4), faster in
+ * all seven alternating pairs, and bench scale 0.1's patterns stage from 9.8 / 10.2 s to 9.2 / 8.9 s
+ * (peak RSS 2.7 → 2.8 GB); one range was slower than either (issue 21, stop 45).
  */
-const MIN_RANGES = 4;
+const MIN_RANGES = 2;
 const MAX_RANGE_ROWS = 16_000_000;
 
 /** Segments per batch handed to the pool: big enough to amortise a message, small enough to balance. */
