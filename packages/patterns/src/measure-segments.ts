@@ -32,8 +32,9 @@ export const WORKERS_FROM_ROWS = 10_000_000;
  * 8M 68.3 s (6.83 GB), each range scanning more of the others' rows there. Below 32M rows MIN_RANGES
  * decides, and each range reads the whole observations view once: halves rather than quarters took the
  * default build's characteristics step from 3.5–4.7 s (median 4.2) to 3.3–4.1 s (median 3.4), faster in
- * all seven alternating pairs, and bench scale 0.1's patterns stage from 9.8 / 10.2 s to 9.2 / 8.9 s
- * (peak RSS 2.7 → 2.8 GB); one range was slower than either (issue 21, stop 45).
+ * all seven alternating pairs (a later set of six pairs: 0.15 s faster by the median pair), and bench
+ * scale 0.1's patterns stage from 9.8 / 10.2 s to 9.2 / 8.9 s (peak RSS 2.7 → 2.8 GB); one range was
+ * slower than either (issue 21, stop 45).
  */
 const MIN_RANGES = 2;
 const MAX_RANGE_ROWS = 16_000_000;
