@@ -35,12 +35,38 @@ block_offsets AS (
     coalesce(sum(list_sum(incs)) OVER (PARTITION BY series_idx ORDER BY block ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS offset_cum
   FROM block_increments
 ),
+block_prefixes AS (
+  -- Each step's sum of its block's increments up to it, written out for the 16 steps of a block (p1 … p16,
+  -- each the one before plus one increment; DuckDB lets a select list reuse an alias it defined earlier).
+  -- A list slice per step (list_sum(incs[1:i])) cost ~4× as much: ~10% of the generator's CPU at scale 0.1
+  -- (issue 21). A short last block adds 0 past its end, and walks cuts the list to its length. The same
+  -- integers either way, so the same rows.
+  SELECT
+    series_idx, block, offset_cum, len(incs) AS n,
+    incs[1] AS p1,
+    p1 + coalesce(incs[2], 0) AS p2,
+    p2 + coalesce(incs[3], 0) AS p3,
+    p3 + coalesce(incs[4], 0) AS p4,
+    p4 + coalesce(incs[5], 0) AS p5,
+    p5 + coalesce(incs[6], 0) AS p6,
+    p6 + coalesce(incs[7], 0) AS p7,
+    p7 + coalesce(incs[8], 0) AS p8,
+    p8 + coalesce(incs[9], 0) AS p9,
+    p9 + coalesce(incs[10], 0) AS p10,
+    p10 + coalesce(incs[11], 0) AS p11,
+    p11 + coalesce(incs[12], 0) AS p12,
+    p12 + coalesce(incs[13], 0) AS p13,
+    p13 + coalesce(incs[14], 0) AS p14,
+    p14 + coalesce(incs[15], 0) AS p15,
+    p15 + coalesce(incs[16], 0) AS p16
+  FROM block_offsets
+),
 walks AS (
   SELECT
     series_idx,
-    CAST(16 * block + unnest(range(len(incs))) AS INTEGER) AS k,
-    offset_cum + unnest(list_transform(incs, lambda inc, i: list_sum(incs[1:i]))) AS cum
-  FROM block_offsets
+    CAST(16 * block + unnest(range(n)) AS INTEGER) AS k,
+    offset_cum + unnest([p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16][1:n]) AS cum
+  FROM block_prefixes
 ),
 volume_steps AS (
   SELECT series_idx, CAST(unnest(range(len)) AS INTEGER) AS k FROM source WHERE kind = 'volume'
