@@ -27,7 +27,9 @@ afterAll(() => {
 describe('scale pipeline', () => {
   it('is deterministic at any thread count and storage: same files, and the same dataset_id for the same config', async () => {
     const one = await buildUniverse({ config: tinyScale(1, 'memory'), outDir: dirs[0], cwd: REPO });
-    const two = await buildUniverse({ config: tinyScale(2, 'file'), outDir: dirs[1], cwd: REPO });
+    // Three threads, so that the files written beside the segments (one thread fewer, write-universe-beside.ts)
+    // are written on two here and on one in the first build.
+    const two = await buildUniverse({ config: tinyScale(3, 'file'), outDir: dirs[1], cwd: REPO });
     // The temporary database file of 'file' storage (in the temp output's .work/) is gone, and never
     // part of the output: the output's store holds its one generation and nothing else.
     expect(readdirSync(join(REPO, 'out', '.asof', basename(dirs[1])))).toEqual([

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Duck } from '@asof/duck';
+import { Duck, threadsOf } from '@asof/duck';
 import { sha256Hex } from '@asof/manifest';
 import { buildSegments } from '@asof/patterns';
 import type { SeriesInput } from '@asof/schema';
@@ -87,7 +87,14 @@ describe('writeUniverseBeside', () => {
 
   it('writes the same files beside the segments as after them, and the segments are built', async () => {
     const beside = newDir();
-    const files = await writeUniverseBeside(duck, beside, () => buildSegments(duck));
+    let threads = 0;
+    const files = await writeUniverseBeside(duck, beside, async () => {
+      // Two connections run queries at once: DuckDB's threads is one lower meanwhile (the instance has 2).
+      threads = await threadsOf(duck);
+      await buildSegments(duck);
+    });
+    expect(threads).toBe(1);
+    expect(await threadsOf(duck)).toBe(2);
     const segments = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM segments');
     expect(Number(segments.n)).toBeGreaterThan(0);
     const after = newDir();
@@ -101,6 +108,7 @@ describe('writeUniverseBeside', () => {
     await expect(writeUniverseBeside(duck, newDir(), () => Promise.reject(boom))).rejects.toBe(boom);
     const one = await duck.one<{ n: number }>('SELECT 1 AS n');
     expect(one.n).toBe(1);
+    expect(await threadsOf(duck)).toBe(2);
   });
 
   it("throws the write's error when only the write fails", async () => {

@@ -1,4 +1,4 @@
-import type { Duck } from '@asof/duck';
+import { type Duck, withThreads } from '@asof/duck';
 import { type WrittenTable, writeUniverse } from '@asof/transform';
 
 /**
@@ -13,6 +13,13 @@ export const WRITE_BESIDE_SEGMENTS_BELOW_ROWS = 10_000_000;
  * Writes the universe's files (writeUniverse) on a second connection while `segments` runs on `duck`: the
  * files do not read the segments, and the segments' TypeScript pass leaves DuckDB's threads idle part of the
  * time. Either's error is thrown once both have settled, so no query is left running on a closed connection.
+ *
+ * Meanwhile DuckDB's `threads` is one lower (at least 1; set back after). The setting counts the thread
+ * that runs a query besides `threads − 1` shared workers, so two connections' queries at once would use
+ * one thread more than the pipeline gives. At one thread the BD file's ordered COPY also buffers its
+ * sorted rows one batch at a time instead of ~250 MB of them: the default build faults ~60k fewer pages
+ * and its segments and files take ~0.5 s less (docs/decisions/0040). The files are the same bytes: every
+ * one is ORDER BY'd on its grain, and segment_stats runs on one thread in any case.
  */
 export async function writeUniverseBeside(
   duck: Duck,
@@ -21,10 +28,16 @@ export async function writeUniverseBeside(
 ): Promise<WrittenTable[]> {
   const writer = await duck.connect();
   try {
-    const [files, built] = await Promise.allSettled([writeUniverse(writer, dir), segments()]);
-    if (built.status === 'rejected') throw built.reason;
-    if (files.status === 'rejected') throw files.reason;
-    return files.value;
+    return await withThreads(
+      duck,
+      (threads) => threads - 1,
+      async () => {
+        const [files, built] = await Promise.allSettled([writeUniverse(writer, dir), segments()]);
+        if (built.status === 'rejected') throw built.reason;
+        if (files.status === 'rejected') throw files.reason;
+        return files.value;
+      },
+    );
   } finally {
     writer.close();
   }

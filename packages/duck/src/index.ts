@@ -9,3 +9,4 @@ export * from './quote-ident.ts';
 export * from './sort-with-codes.ts';
 export * from './stream-arrow.ts';
 export * from './table-appender.ts';
+export * from './with-threads.ts';

@@ -1,4 +1,4 @@
-import type { Duck } from '@asof/duck';
+import { type Duck, withThreads } from '@asof/duck';
 import { AsofError, InputError } from '@asof/schema';
 import { measureSegments } from './measure-segments.ts';
 import { runSegmentModel } from './run-segment-model.ts';
@@ -54,13 +54,11 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
     await runSegmentModel(duck, 'segment_counts', params);
     // segment_stats sums the runs' severities on one thread, which keeps its windows' and aggregates'
     // order, and so the Parquet bytes, the same.
-    const threads = (await duck.one<{ t: string }>("SELECT current_setting('threads') AS t")).t;
-    await duck.run('SET threads = 1');
-    try {
-      await runSegmentModel(duck, 'segment_stats', params);
-    } finally {
-      await duck.run(`SET threads = ${Number(threads)}`);
-    }
+    await withThreads(
+      duck,
+      () => 1,
+      () => runSegmentModel(duck, 'segment_stats', params),
+    );
     await assertMomentsCovered(duck);
     const noSpans = !(await tableExists(duck, 'member_spans'));
     if (noSpans) {

@@ -6,6 +6,7 @@ import {
   type NumberLists,
   pickUsedParams,
   streamNumberLists,
+  threadsOf,
 } from '@asof/duck';
 import { AsofError } from '@asof/schema';
 import { CHARACTERISTICS_WIDTH } from './characteristics/characteristics-batch.ts';
@@ -102,11 +103,6 @@ export async function measureSegments(
   }
   await sink.write();
   return sink.measured;
-}
-
-async function threadsOf(duck: Duck): Promise<number> {
-  const r = await duck.one<{ t: string }>("SELECT current_setting('threads') AS t");
-  return Math.max(1, Number(r.t));
 }
 
 /** Each segment's placed rows of series_key $key_lo … $key_hi: three lists in the same (unspecified) order. */
