@@ -26,7 +26,13 @@ afterAll(() => {
 
 describe('scale pipeline', () => {
   it('is deterministic at any thread count and storage: same files, and the same dataset_id for the same config', async () => {
-    const one = await buildUniverse({ config: tinyScale(1, 'memory'), outDir: dirs[0], cwd: REPO });
+    const lines: string[] = [];
+    const one = await buildUniverse({
+      config: tinyScale(1, 'memory'),
+      outDir: dirs[0],
+      cwd: REPO,
+      log: (line) => lines.push(line),
+    });
     // Three threads, so that the files written beside the segments (one thread fewer, write-universe-beside.ts)
     // are written on two here and on one in the first build.
     const two = await buildUniverse({ config: tinyScale(3, 'file'), outDir: dirs[1], cwd: REPO });
@@ -52,6 +58,10 @@ describe('scale pipeline', () => {
     const summary = one.manifest.summary as { series: number; observations: number; tasks: number };
     expect(summary.series).toBeGreaterThanOrEqual(119);
     expect(summary.observations).toBeGreaterThan(100_000);
+    // The scale rows are inserted in SQL, past the sink; the count the build logs (and by which it decides
+    // whether to write its files beside the segments) includes them.
+    const staged = Number(/staged ([\d,]+) observation rows/.exec(lines.join('\n'))?.[1].replaceAll(',', ''));
+    expect(staged).toBeGreaterThanOrEqual(summary.observations);
     expect(summary.tasks).toBeGreaterThan(0);
     const paths = one.manifest.outputs.map((o) => o.path);
     for (const f of ['BD', 'D', 'W', 'M', 'Q', 'A'])

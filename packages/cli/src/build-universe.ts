@@ -149,7 +149,8 @@ async function buildInto(
     for (const k of report.skipped) {
       sink.addWarning({ code: 'SOURCE_SKIPPED', message: `${k.source} ${k.id} skipped: ${k.reason}` });
     }
-    step(`staged ${sink.observationCount.toLocaleString('en-US')} observation rows`);
+    const stagedRows = sink.observationCount + report.generatedRows;
+    step(`staged ${stagedRows.toLocaleString('en-US')} observation rows`);
     await faultPoint('run:midway');
     await assertKnownUnits(duck, registry);
     await runModels(duck, UNIVERSE_MODELS, { eval_start: `${config.eval_start}T00:00:00Z` });
@@ -164,7 +165,7 @@ async function buildInto(
     step('models built, invariants hold');
     const segments = () => buildSegments(duck as Duck, { log: step, pool });
     let written: WrittenTable[];
-    if (sink.observationCount < WRITE_BESIDE_SEGMENTS_BELOW_ROWS) {
+    if (stagedRows < WRITE_BESIDE_SEGMENTS_BELOW_ROWS) {
       written = await writeUniverseBeside(duck, tmp, segments);
     } else {
       await segments();

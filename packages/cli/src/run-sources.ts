@@ -30,6 +30,8 @@ export interface SourceReport {
   /** Per-instrument price quality rows and skipped companies, for the build summary. */
   priceQuality: ReturnType<typeof summarizePriceQuality>;
   skipped: { source: string; id: string; reason: string }[];
+  /** Observation rows a source inserted into the staging tables itself (the scale source): the sink never saw them. */
+  generatedRows: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function runSources(
     allowEmpty?: boolean;
   },
 ): Promise<SourceReport> {
-  const report: SourceReport = { priceQuality: [], skipped: [] };
+  const report: SourceReport = { priceQuality: [], skipped: [], generatedRows: 0 };
   const { log } = options;
   checkLiveCredentials(config);
   // Every source below writes through the counting sink.
@@ -178,6 +180,7 @@ export async function runSources(
     const s = await generateScaleUniverse(options.duck, src.scale, options.registry ?? defaultRegistry());
     log(`scale: ${s.series} synthetic series, ${s.rows} rows generated in DuckDB`);
     counted.generated(s.series);
+    report.generatedRows += s.rows;
   }
   if (!options.allowEmpty) counted.checkNotEmpty(config.name);
   return report;

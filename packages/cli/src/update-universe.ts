@@ -285,7 +285,7 @@ async function updateInto(
     }
     const report: SourceReport =
       Object.keys(rerunSources).length === 0
-        ? { priceQuality: [], skipped: [] }
+        ? { priceQuality: [], skipped: [], generatedRows: 0 }
         : await runSources({ ...config, sources: rerunSources as PipelineConfig['sources'] }, sink, {
             cwd: ctx.cwd,
             cacheRoot: ctx.cacheRoot,

@@ -2,10 +2,11 @@ import { type Duck, withThreads } from '@asof/duck';
 import { type WrittenTable, writeUniverse } from '@asof/transform';
 
 /**
- * Below this many staged rows, the universe's files are written while the segments are built. Measured on
- * the default build (5.4M rows): segments then files took 3.7–3.9 s one after the other, 3.1–3.4 s side by
- * side. Above it, the two would hold their memory at once (a sort of every observation beside the segments'
- * ranges), which was not measured, so a bigger universe keeps them in turn.
+ * Below this many staged rows (the sources' through the sink and the scale source's, inserted in SQL), the
+ * universe's files are written while the segments are built. Measured on the default build (5.4M rows):
+ * segments then files took 3.7–3.9 s one after the other, 3.1–3.4 s side by side. Above it, the two would
+ * hold their memory at once (a sort of every observation beside the segments' ranges), which was not
+ * measured, so a bigger universe keeps them in turn.
  */
 export const WRITE_BESIDE_SEGMENTS_BELOW_ROWS = 10_000_000;
 
