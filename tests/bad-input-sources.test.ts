@@ -58,7 +58,7 @@ const bar = (date: string, close = '10.5') => `${date},10,11,9,${close},100`;
 describe('pipelines that would build nothing', () => {
   it('sources: {} exits 2 in one line', async () => {
     expect(await refused('no-sources', 'build', pipeline({ name: 'x', sources: {} }))).toMatch(
-      /^asof build: .*\.json: sources: no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, scale/,
+      /^asof build: .*\.json: sources: no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, fredmd, rtdsm, scale/,
     );
   });
 

@@ -5,7 +5,14 @@ import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
 import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
-import type { BuildWarning, Manifest, ManifestOutput, PipelineConfig, RawInput } from '@asof/schema';
+import type {
+  BuildWarning,
+  IngestAccounting,
+  Manifest,
+  ManifestOutput,
+  PipelineConfig,
+  RawInput,
+} from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -22,6 +29,7 @@ import {
   writeUniverse,
 } from '@asof/transform';
 import { type GitState, gitState } from './git-state.ts';
+import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
 import { runSources } from './run-sources.ts';
 import { WRITE_BESIDE_SEGMENTS_BELOW_ROWS, writeUniverseBeside } from './write-universe-beside.ts';
 
@@ -60,6 +68,8 @@ export function pipelineInputs(config: PipelineConfig, base: string, cacheRoot: 
     s.fred?.raw_dir,
     s.prices?.raw_dir,
     ...(s.prices?.membership ?? []),
+    s.fredmd?.raw_dir,
+    s.rtdsm?.raw_dir,
     config.duckdb.temp_directory,
   ].filter((d): d is string => typeof d === 'string');
   const live = [
@@ -181,6 +191,7 @@ async function buildInto(
       inputs: sink.inputs,
       outputs,
       warnings: sink.warnings,
+      accounting: sink.accounting,
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
       git: options.git,
@@ -206,13 +217,20 @@ export async function universeManifest(
     inputs: readonly RawInput[];
     outputs: ManifestOutput[];
     warnings: readonly BuildWarning[];
+    /** What each source did with each input file (summary.ingest_accounting; docs/decisions/0041). */
+    accounting: readonly IngestAccounting[];
     priceQuality: unknown[];
     parentDatasetId: string | null;
     /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
     git?: Promise<GitState>;
   },
 ): Promise<Manifest> {
-  const summary = { ...(await summarize(duck)), price_quality: m.priceQuality };
+  const accounting = settleAccounting(m.accounting);
+  const summary = {
+    ...(await summarize(duck)),
+    price_quality: m.priceQuality,
+    ingest_accounting: accounting,
+  };
   const git = await (m.git ?? gitState(process.cwd()));
   return finalizeManifest({
     manifest_version: 1,
@@ -230,7 +248,7 @@ export async function universeManifest(
     registry: m.registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
     inputs: [...m.inputs].sort((a, b) => (a.source + a.key < b.source + b.key ? -1 : 1)),
     outputs: m.outputs,
-    warnings: mergeWarnings(m.warnings),
+    warnings: mergeWarnings([...m.warnings, ...accountingWarnings(accounting)]),
     summary,
   });
 }

@@ -3,14 +3,16 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import { Duck, listValue } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
-import { InputError, type Manifest } from '@asof/schema';
+import { type IngestAccounting, InputError, type Manifest } from '@asof/schema';
 import { defaultRegistry, nearestNames, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
+import { formatAccounting, formatWarnings } from './ingest-accounting.ts';
 import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { pipelineFieldsHelp } from './pipeline-fields-help.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -18,16 +20,16 @@ export interface Io {
   cwd: string;
 }
 
-export const BUILD_USAGE = 'asof build [pipeline.json] [--out DIR] [--json]';
+export const BUILD_USAGE = 'asof build [pipeline.json] [--out DIR] [--json] [--verbose]';
 export async function buildCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { out: { type: 'string' }, json: { type: 'boolean' } },
+    { out: { type: 'string' }, json: { type: 'boolean' }, verbose: { type: 'boolean' } },
     BUILD_USAGE,
   );
   if (values.help) {
     io.out(
-      `${BUILD_USAGE}\n\nBuilds a universe from a pipeline (default pipelines/default.json) into DIR (default out/<name>).\n`,
+      `${BUILD_USAGE}\n\nBuilds a universe from a pipeline (default pipelines/default.json) into DIR (default out/<name>).\nPrints what each source did with each input file (records read, mapped, dropped by reason) and the\nwarnings grouped by code; --verbose lists every file and every warning (the manifest holds them all).\n\nPipeline fields (schemas/pipeline.schema.json; paths are relative to the pipeline file):\n${pipelineFieldsHelp()}\n`,
     );
     return 0;
   }
@@ -46,7 +48,11 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
       `${JSON.stringify({ manifest: result.manifestPath, dataset_id: result.manifest.dataset_id, seconds: result.seconds, summary: result.manifest.summary, warnings: result.manifest.warnings })}\n`,
     );
   } else {
-    io.out(renderSummary(result.manifest, result.manifestPath, result.seconds));
+    io.out(
+      renderSummary(result.manifest, result.manifestPath, result.seconds, {
+        verbose: values.verbose === true,
+      }),
+    );
   }
   nextHint(io, `asof series --data ${shown(io, dirname(result.manifestPath))} --search cpi`);
   return 0;
@@ -58,7 +64,12 @@ export function shown(io: Io, path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
-export function renderSummary(manifest: Manifest, manifestPath: string, seconds: number): string {
+export function renderSummary(
+  manifest: Manifest,
+  manifestPath: string,
+  seconds: number,
+  options: { verbose?: boolean } = {},
+): string {
   const s = manifest.summary as Record<string, number> & { by_scope_category_frequency: SummaryRow[] };
   const table = formatTable(
     ['scope', 'category', 'freq', 'series', 'observations', 'eval targets'],
@@ -71,8 +82,13 @@ export function renderSummary(manifest: Manifest, manifestPath: string, seconds:
       r.eval_targets,
     ]),
   );
-  const warnings = manifest.warnings.map((w) => `  ! ${w.code}: ${w.message}`).join('\n');
-  return `${table}\n\n${s.series.toLocaleString('en-US')} series, ${s.observations.toLocaleString('en-US')} observations (${s.revisions.toLocaleString('en-US')} revisions), ${s.eval_targets.toLocaleString('en-US')} eval targets, ${s.tasks.toLocaleString('en-US')} tasks, ${s.corporate_actions.toLocaleString('en-US')} corporate actions\nwarnings:\n${warnings || '  none'}\ndataset_id ${manifest.dataset_id}\nmanifest   ${manifestPath}\nbuilt in ${seconds.toFixed(1)} s\n`;
+  const warnings = formatWarnings(manifest.warnings, options.verbose === true);
+  const entries = (manifest.summary as { ingest_accounting?: IngestAccounting[] }).ingest_accounting ?? [];
+  const accounting =
+    entries.length > 0
+      ? `records per input file:\n${formatAccounting(entries, options.verbose === true)}\n\n`
+      : '';
+  return `${table}\n\n${accounting}${s.series.toLocaleString('en-US')} series, ${s.observations.toLocaleString('en-US')} observations (${s.revisions.toLocaleString('en-US')} revisions), ${s.eval_targets.toLocaleString('en-US')} eval targets, ${s.tasks.toLocaleString('en-US')} tasks, ${s.corporate_actions.toLocaleString('en-US')} corporate actions\nwarnings:\n${warnings}\ndataset_id ${manifest.dataset_id}\nmanifest   ${manifestPath}\nbuilt in ${seconds.toFixed(1)} s\n`;
 }
 
 export const VERIFY_USAGE = 'asof verify <manifest.json> [--json]';

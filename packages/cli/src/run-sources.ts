@@ -238,6 +238,7 @@ function countingSink(inner: AtomicSink) {
     addMembership: (m) => inner.addMembership(m),
     addInput: (i) => inner.addInput(i),
     addWarning: (w) => inner.addWarning(w),
+    addAccounting: (a) => inner.addAccounting(a),
   };
   return {
     sink,

@@ -41,6 +41,7 @@ import {
   writeUniverse,
 } from '@asof/transform';
 import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
+import { keptAccounting } from './ingest-accounting.ts';
 import { runSources, type SourceReport } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
 import { updateModelSql } from './update-models.ts';
@@ -319,7 +320,9 @@ async function updateInto(
     await faultPoint('run:midway');
     await stageReused(duck, old, d);
     step('carried over OLD declarations and corporate actions');
-    const inputs = [...sink.inputs, ...keptInputs(old.manifest, d)];
+    const kept = keptInputs(old.manifest, d);
+    const inputs = [...sink.inputs, ...kept];
+    const accounting = [...sink.accounting, ...keptAccounting(old.manifest, kept)];
     const warnings: BuildWarning[] = [...sink.warnings, ...keptWarnings(old.manifest, d)];
     const priceQuality = mergedPriceQuality(old.manifest, d, report.priceQuality as PriceQualitySummaryRow[]);
     await assertKnownUnits(duck, registry);
@@ -371,6 +374,7 @@ async function updateInto(
       inputs,
       outputs,
       warnings,
+      accounting,
       priceQuality,
       parentDatasetId: old.manifest.dataset_id,
     });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aggregateSplit } from './aggregate-split.ts';
 import { aggregateUniverse, LAG_BINS } from './aggregate-universe.ts';
 import { aggregateVintages } from './aggregate-vintages.ts';
+import { revisionPoints, revisionSpec } from './vintage-charts.ts';
 
 // Given/expect tests of the report's SQL models on hand-made in_* tables (what openReportInputs loads).
 let duck: Duck;
@@ -160,6 +161,11 @@ describe('universe aggregates', () => {
     ]);
     // As of Q1 + 130 days: Q1 at its first revision (110), Q2 at its first release (101, withdrawn later), Q3 not out.
     expect(v.asOf[0].path.map((p) => p.value)).toEqual([110, 101]);
+    // The revision view: each revised period's change from first release to latest (withdrawn ones aside).
+    expect(revisionPoints(v).map((p) => [p.first, p.latest, p.change_pct])).toEqual([[100, 120, 20]]);
+    const spec = revisionSpec(v) as { encoding: { y: { field: string } } };
+    expect(spec.encoding.y.field).toBe('change_pct');
+    expect(revisionSpec({ ...v, paths: v.paths.filter((p) => p.vintages === 1) })).toBeNull();
     const byDefault = await aggregateVintages(duck, 'gdp', []);
     expect(byDefault.asOf.length).toBeGreaterThan(0);
     await expect(aggregateVintages(duck, 'GDP2', [])).rejects.toThrow(

@@ -13,7 +13,7 @@ import {
   segmentStatisticsSpec,
   vintageCountsSpec,
 } from './universe-charts.ts';
-import { vintageSpec } from './vintage-charts.ts';
+import { revisionPoints, revisionSpec, vintageSpec } from './vintage-charts.ts';
 
 const days = (s: number) => Math.round((s / 86400) * 100) / 100;
 
@@ -290,6 +290,21 @@ export async function vintageViewSection(views: SeriesVintages[]): Promise<Secti
         `${v.paths.length.toLocaleString('en-US')} periods, ${revised.toLocaleString('en-US')} revised; as-of paths at ${v.asOf.map((a) => isoDay(a.at)).join(', ') || '–'}.`,
       ),
     );
+    const revisions = revisionSpec(v);
+    if (revisions !== null) {
+      const points = revisionPoints(v);
+      const largest = points.reduce((a, b) =>
+        Math.abs(b.change_pct ?? 0) > Math.abs(a.change_pct ?? 0) ? b : a,
+      );
+      blocks.push(
+        await chartBlock(
+          `vintage-${i + 1}-revisions`,
+          `${v.seriesId}: revisions, latest vs first release`,
+          revisions,
+          `${points.length.toLocaleString('en-US')} revised periods; the largest, ${isoDay(largest.t)}: ${largest.first} → ${largest.latest}${largest.change_pct === null ? '' : ` (${largest.change_pct >= 0 ? '+' : ''}${largest.change_pct.toFixed(2)}%)`}.`,
+        ),
+      );
+    }
   }
   return { id: 'vintages', title: 'Vintage view', blocks };
 }

@@ -105,6 +105,79 @@ export interface RawInput {
   bytes: number;
 }
 
+/**
+ * What one ingest did with one input file (docs/decisions/0041-ingest-accounting.md): every record read is
+ * either mapped (it reached the universe, or repeated a value an earlier vintage already holds) or dropped
+ * under exactly one reason, so `read === mapped + sum(dropped)`. Reasons are short snake_case codes
+ * (`unknown_concept`, `legacy_unit`, `duration_class`, `duplicate`, `outside_date_range`, `bad_value`, …);
+ * a reason that names a thing keeps its name after a colon (`unit:USD/warrant`).
+ */
+export interface IngestAccounting {
+  /** The source as the pipeline names it (`edgar`, `fred`, `prices`, `fredmd`, `rtdsm`, `embedded`). */
+  source: string;
+  /** The input's key as in the manifest's inputs (a path relative to raw_dir), or a generated input's name. */
+  file: string;
+  /** What one record is in this file: `fact`, `observation`, `bar`, `row`, `cell`. */
+  record: string;
+  read: number;
+  mapped: number;
+  dropped: Record<string, number>;
+  /**
+   * Records the source could have mapped: read minus those dropped for being out of asof's scope by design
+   * (a concept or series the registry does not hold). A reason that drops more than 1% of them warns.
+   */
+  mappable: number;
+}
+
+/**
+ * Reasons that lose nothing: the record is out of asof's scope by design (a concept or series the registry
+ * does not map, a series the pipeline did not ask for), holds no value ('.', '#N/A', a blank), or repeats
+ * what another input of the same source holds (a download next to its series' ALFRED vintages, a metadata
+ * response). They do not count against `mappable`, so they never warn.
+ */
+export const OUT_OF_SCOPE_REASONS: readonly string[] = [
+  'unknown_concept',
+  'unmapped_series',
+  'out_of_scope',
+  'not_published',
+  'not_requested',
+  'superseded_by_vintages',
+  'redundant_response',
+];
+
+/** A tally for one file: `map()` / `drop(reason)` per record, `entry()` at the end (read = the sum). */
+export class AccountingTally {
+  private mapped = 0;
+  private readonly dropped = new Map<string, number>();
+  constructor(
+    readonly source: string,
+    readonly file: string,
+    readonly record: string,
+  ) {}
+  map(n = 1): void {
+    this.mapped += n;
+  }
+  drop(reason: string, n = 1): void {
+    if (n > 0) this.dropped.set(reason, (this.dropped.get(reason) ?? 0) + n);
+  }
+  entry(): IngestAccounting {
+    const dropped = Object.fromEntries([...this.dropped].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const read = this.mapped + [...this.dropped.values()].reduce((a, b) => a + b, 0);
+    let outOfScope = 0;
+    for (const [reason, n] of this.dropped)
+      if (OUT_OF_SCOPE_REASONS.includes(reason.split(':')[0])) outOfScope += n;
+    return {
+      source: this.source,
+      file: this.file,
+      record: this.record,
+      read,
+      mapped: this.mapped,
+      dropped,
+      mappable: read - outOfScope,
+    };
+  }
+}
+
 export interface BuildWarning {
   code: string;
   message: string;
@@ -128,6 +201,8 @@ export interface AtomicSink {
   addMembership(row: MembershipRow): void;
   addInput(input: RawInput): void;
   addWarning(warning: BuildWarning): void;
+  /** What one ingest did with one input file (see IngestAccounting). */
+  addAccounting(entry: IngestAccounting): void;
 }
 
 /** An in-memory sink for tests and small tools. */
@@ -139,6 +214,7 @@ export class CollectingSink implements AtomicSink {
   readonly memberships: MembershipRow[] = [];
   readonly inputs: RawInput[] = [];
   readonly warnings: BuildWarning[] = [];
+  readonly accounting: IngestAccounting[] = [];
   addSeries(series: SeriesInput): void {
     this.series.push(series);
   }
@@ -162,5 +238,8 @@ export class CollectingSink implements AtomicSink {
   }
   addWarning(warning: BuildWarning): void {
     this.warnings.push(warning);
+  }
+  addAccounting(entry: IngestAccounting): void {
+    this.accounting.push(entry);
   }
 }

@@ -30,7 +30,7 @@ describe('PipelineConfig', () => {
   it('refuses a pipeline without sources, in one line', () => {
     const msg = problem({ name: 'x', sources: {} });
     expect(msg).toBe(
-      'p.json: sources: no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, scale (see pipelines/default.json)',
+      'p.json: sources: no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, fredmd, rtdsm, scale (see pipelines/default.json)',
     );
   });
 

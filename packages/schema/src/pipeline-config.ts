@@ -86,11 +86,15 @@ export const FredSource = z
     series: z
       .array(z.string().regex(/^[A-Za-z0-9_]+$/, 'a FRED id such as GDP'))
       .min(1)
-      .optional(),
+      .optional()
+      .describe('live: FRED ids with all their ALFRED vintages; needs ASOF_FRED_API_KEY'),
     catalog: z.boolean().default(false).describe("live: pull every id of the taxonomy's FRED catalog"),
     raw_dir: z.string().optional().describe('offline replay of FRED API JSON responses and fredgraph CSVs'),
-    cache_dir: z.string().optional(),
-    offline: z.boolean().default(false),
+    cache_dir: z
+      .string()
+      .optional()
+      .describe('content-addressed raw-response cache (default .asof-cache/http)'),
+    offline: z.boolean().default(false).describe('serve live requests only from the cache'),
     allow_partial: z
       .boolean()
       .optional()
@@ -120,8 +124,16 @@ export const FredSource = z
 export const PricesSource = z
   .object({
     symbols: Tickers.optional().describe('live Yahoo chart download (optional path; the site may refuse)'),
-    raw_dir: z.string().optional(),
-    cache_dir: z.string().optional(),
+    raw_dir: z
+      .string()
+      .optional()
+      .describe(
+        'offline price files, each format detected from its header and shape (packages/source-prices/README.md)',
+      ),
+    cache_dir: z
+      .string()
+      .optional()
+      .describe('content-addressed raw-response cache (default .asof-cache/http)'),
     total_return: z
       .boolean()
       .default(false)
@@ -143,6 +155,33 @@ export const PricesSource = z
       .optional()
       .describe(
         'index membership CSV files (entity_id,universe,action,effective_date,announced[,note]; packages/source-prices/README.md): which entities the cross-sections hold at each origin, from each change announcement on',
+      ),
+  })
+  .strict();
+
+/** FRED-MD / FRED-QD monthly vintage files (McCracken–Ng): each file a full panel as published that month. */
+export const FredmdSource = z
+  .object({
+    raw_dir: z
+      .string()
+      .describe(
+        'a folder of FRED-MD or FRED-QD vintage CSVs, each with its vintage YYYY-MM in its name (2020-01.csv, fredmd_vintage_2020-01.csv)',
+      ),
+    vintage: z
+      .string()
+      .regex(/^\d{4}-\d{2}$/, 'a vintage month such as 2024-03')
+      .optional()
+      .describe('the vintage (YYYY-MM) of a folder whose one file has no date in its name (current.csv)'),
+  })
+  .strict();
+
+/** Philadelphia Fed Real-Time Data Set files: one column per vintage (ROUTPUT65Q4 …), one row per period. */
+export const RtdsmSource = z
+  .object({
+    raw_dir: z
+      .string()
+      .describe(
+        'a folder of RTDSM CSVs (first column DATE as 1947:Q1 or 1947:01, then one column per vintage)',
       ),
   })
   .strict();
@@ -179,8 +218,12 @@ export type ScaleSource = z.infer<typeof ScaleSource>;
 
 export const EmbeddedSource = z
   .object({
-    real: RealData.optional(),
-    synthetic: Synthetic.optional(),
+    real: RealData.optional().describe(
+      'vega-datasets real files: sp500, stocks, us_employment, unemployment_by_industry',
+    ),
+    synthetic: Synthetic.optional().describe(
+      'seeded synthetic daily OHLCV panel: seed, start, end, instruments',
+    ),
   })
   .strict();
 
@@ -239,6 +282,8 @@ export const PipelineConfig = z
         edgar: EdgarSource.optional(),
         fred: FredSource.optional(),
         prices: PricesSource.optional(),
+        fredmd: FredmdSource.optional(),
+        rtdsm: RtdsmSource.optional(),
         scale: ScaleSource.optional(),
       })
       .strict()
@@ -248,7 +293,7 @@ export const PipelineConfig = z
             code: 'custom',
             input: ctx.value,
             message:
-              'no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, scale (see pipelines/default.json)',
+              'no source configured, so the build would be empty; add at least one of embedded, edgar, fred, prices, fredmd, rtdsm, scale (see pipelines/default.json)',
           });
         }
       }),

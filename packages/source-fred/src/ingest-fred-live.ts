@@ -122,6 +122,7 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
     addMembership: (m) => sink.addMembership(m),
     addInput: () => {},
     addWarning: (w) => sink.addWarning(w),
+    addAccounting: (a) => sink.addAccounting(a),
   };
   if (options.saveRawDir !== undefined) await mkdir(options.saveRawDir, { recursive: true });
   try {

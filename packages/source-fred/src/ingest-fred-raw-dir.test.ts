@@ -56,6 +56,33 @@ const q = (date: string) => normalizeFredPeriod(date, 'Q').timestamp;
 const m = (date: string) => normalizeFredPeriod(date, 'M').timestamp;
 
 describe.skipIf(!has)('FRED real fixtures (needs ../shared/fixtures/real/fred)', () => {
+  it('accounts for every record of every file: read = mapped + dropped, read = the records in the file', async () => {
+    const sink = new CollectingSink();
+    await ingestFredRawDir(dir, sink, { mapping });
+    const names = sink.inputs.map((i) => i.key).sort();
+    expect(sink.accounting.map((a) => a.file).sort()).toEqual(names);
+    for (const a of sink.accounting) {
+      const dropped = Object.values(a.dropped).reduce((x, y) => x + y, 0);
+      expect(a.mapped + dropped, a.file).toBe(a.read);
+      const text = readFileSync(join(dir, a.file), 'utf8');
+      // Counted independently of the parser: a CSV's data lines × its value columns, a JSON's observations.
+      let expected = 1;
+      if (a.file.endsWith('.csv')) {
+        const lines = text.split(/\r?\n/).filter((l) => /^\d{4}-\d{2}-\d{2},/.test(l));
+        expected = lines.reduce((n, l) => n + l.split(',').length - 1, 0);
+      } else if ('observations' in JSON.parse(text)) expected = JSON.parse(text).observations.length;
+      expect(a.read, a.file).toBe(expected);
+    }
+    // The vintages hold every GDP value the downloads next to them hold: nothing mapped twice, none lost.
+    const latest = sink.accounting.find((a) => a.file === 'fred_api_series_observations_GDP_latest.json')!;
+    expect(
+      Object.keys(latest.dropped).every((r) => r === 'superseded_by_vintages' || r === 'not_published'),
+    ).toBe(true);
+    const all = sink.accounting.find((a) => a.file === 'fred_api_series_observations_GDP_all_vintages.json')!;
+    expect(all.mapped).toBeGreaterThan(0);
+    expect(all.mappable).toBe(all.read - (all.dropped.not_published ?? 0));
+  });
+
   it('GDP all vintages: the as-of view at 2019-01-01 equals the realtime_end=2019-01-01 response', () => {
     const sink = new CollectingSink();
     const summary = ingestFredRawFiles(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkIsoDate } from '@asof/calendar';
-import { type AtomicSink, type Frequency, InputError, printable } from '@asof/schema';
+import { AccountingTally, type AtomicSink, type Frequency, InputError, printable } from '@asof/schema';
 import { FredApiError } from './fred-api-error.ts';
 import { endOfMonth } from './fred-dates.ts';
 import {
@@ -195,6 +195,35 @@ export function ingestFredRawFiles(
       });
     }
   }
+  const source = options.inputSource ?? 'fred';
+  // Per file, what became of its records (docs/decisions/0041): a value cell or observation is mapped once
+  // its series is, a metadata response is one record.
+  const tallies = new Map<string, AccountingTally>();
+  const tally = (name: string, record: string): AccountingTally => {
+    let t = tallies.get(name);
+    if (t === undefined) {
+      t = new AccountingTally(source.split(':')[0], name, record);
+      tallies.set(name, t);
+    }
+    return t;
+  };
+  for (const name of sidecars.keys()) tally(`${name}.meta.json`, 'sidecar').map();
+  /** Per series: per file, its records with a value and without (`.`, blank). */
+  const recordsOf = new Map<
+    string,
+    { name: string; values: number; empty: number; dots: FredObservation[] }[]
+  >();
+  const noteRecords = (
+    id: string,
+    name: string,
+    values: number,
+    empty: number,
+    dots: FredObservation[] = [],
+  ) => {
+    const list = recordsOf.get(id) ?? [];
+    list.push({ name, values, empty, dots });
+    recordsOf.set(id, list);
+  };
   const bySeries = new Map<string, SeriesFiles>();
   const seriesOf = (id: string): SeriesFiles => {
     let s = bySeries.get(id);
@@ -231,7 +260,10 @@ export function ingestFredRawFiles(
         (typeof sidecar?.download_date === 'string' ? sidecar.download_date : undefined) ??
         VINTAGE_NAME_RE.exec(f.name)?.[1];
       const asOfDate = given === undefined ? undefined : normalizeDownloadDate(given, f.name);
+      tally(f.name, 'cell');
       for (const col of parsed.columns) {
+        const values = col.rows.filter((r) => r.value !== null).length;
+        noteRecords(col.fredId, f.name, values, col.rows.length - values);
         seriesOf(col.fredId).snapshots.push({
           name: f.name,
           asOfDate,
@@ -268,6 +300,11 @@ export function ingestFredRawFiles(
         );
       }
       noteFile(id, f.name);
+      tally(f.name, 'observation');
+      const dots = resp.observations.filter(
+        (o) => parseFredValue(o.value, `${f.name}: date ${o.date}`) === null,
+      );
+      noteRecords(id, f.name, resp.observations.length - dots.length, 0, dots);
       if (isSnapshotResponse(resp)) {
         seriesOf(id).snapshots.push({
           name: f.name,
@@ -285,6 +322,7 @@ export function ingestFredRawFiles(
     } else if ('seriess' in obj) {
       const resp = parseFredPayload(FredSeriesResponse, json, f.name, 'series');
       for (const m of resp.seriess) seriesOf(m.id).meta = m;
+      tally(f.name, 'response').map();
       unused.push(f.name);
     } else if ('release_dates' in obj) {
       const resp = parseFredPayload(FredReleaseDatesResponse, json, f.name, 'release/dates');
@@ -296,23 +334,38 @@ export function ingestFredRawFiles(
         }
         set.add(d.date);
       }
+      tally(f.name, 'response').map();
       unused.push(f.name);
     } else if ('releases' in obj) {
       const resp = parseFredPayload(FredReleasesResponse, json, f.name, 'release');
       const id = SERIES_RELEASE_NAME_RE.exec(f.name)?.[1] ?? sidecarSeriesId(sidecar, f.name);
       if (id !== undefined) seriesOf(id).releaseId = resp.releases[0].id;
+      tally(f.name, 'response').map();
       unused.push(f.name);
     } else {
       // vintagedates and other FRED answers carry nothing the observations do not.
+      tally(f.name, 'response').drop('redundant_response');
       unused.push(f.name);
     }
   }
 
   const wanted = options.series === undefined ? undefined : new Set(options.series);
   const summaries: FredSeriesIngestSummary[] = [];
+  /** The records of `fredId`'s files: values mapped (or dropped as `reason`), empty cells not published. */
+  const account = (fredId: string, reason: string | null) => {
+    for (const r of recordsOf.get(fredId) ?? []) {
+      const t = tallies.get(r.name)!;
+      if (reason === null) t.map(r.values);
+      else t.drop(reason, r.values);
+      t.drop('not_published', r.empty + r.dots.length);
+    }
+  };
   for (const fredId of [...bySeries.keys()].sort()) {
     const s = bySeries.get(fredId)!;
-    if (wanted !== undefined && !wanted.has(fredId)) continue;
+    if (wanted !== undefined && !wanted.has(fredId)) {
+      account(fredId, 'not_requested');
+      continue;
+    }
     if (s.vintageFiles.length === 0 && s.snapshots.length === 0) continue;
     const release = resolveRelease(
       fredId,
@@ -335,6 +388,20 @@ export function ingestFredRawFiles(
       );
       sink.addSeries(fredSeriesInput(fredId, frequency, 'point_in_time', s.meta, options));
       mapAlfredVintages(sink, { fredId, frequency, release, rows: parsed.rows }, options);
+      const vintageNames = new Set(s.vintageFiles.map((v) => v.name));
+      const withdrawn = new Set(parsed.withdrawals.map((w) => `${w.date}\u0000${w.realtime_start}`));
+      for (const r of recordsOf.get(fredId) ?? []) {
+        const t = tallies.get(r.name)!;
+        if (!vintageNames.has(r.name)) {
+          t.drop('superseded_by_vintages', r.values + r.dots.length);
+          t.drop('not_published', r.empty);
+          continue;
+        }
+        // A "." after a published value is a withdrawal row (mapped); before any, nothing was published.
+        const gone = r.dots.filter((o) => withdrawn.has(`${o.date}\u0000${o.realtime_start}`)).length;
+        t.map(r.values + gone);
+        t.drop('not_published', r.empty + r.dots.length - gone);
+      }
       if (s.snapshots.length > 0) {
         unused.push(...s.snapshots.map((x) => x.name));
         sink.addWarning({
@@ -385,6 +452,7 @@ export function ingestFredRawFiles(
         },
         options,
       );
+      account(fredId, null);
       const missing = s.snapshots.reduce((n, x) => n + x.rows.filter((r) => r.value === null).length, 0);
       sink.addWarning({
         code: 'FRED_STATIC_SERIES',
@@ -421,6 +489,8 @@ export function ingestFredRawFiles(
       );
     }
   }
+  for (const t of [...tallies.values()].sort((a, b) => (a.file < b.file ? -1 : 1)))
+    sink.addAccounting(t.entry());
   return { series: summaries, files: files.filter((f) => !f.name.endsWith('.meta.json')).length, unused };
 }
 

@@ -3,6 +3,7 @@ import {
   type AtomicSink,
   type BuildWarning,
   type CorporateActionRow,
+  type IngestAccounting,
   InputError,
   implausibleValueProblem,
   MAX_ABS_VALUE,
@@ -79,6 +80,7 @@ function isValidRow(timestamp: number, availableAt: number, value: number | null
 export class StageSink implements AtomicSink {
   readonly inputs: RawInput[] = [];
   readonly warnings: BuildWarning[] = [];
+  readonly accounting: IngestAccounting[] = [];
   private seq = 0;
   private readonly keys = {
     series: new Map<string, number>(),
@@ -335,6 +337,10 @@ export class StageSink implements AtomicSink {
 
   addWarning(warning: BuildWarning): void {
     this.warnings.push(warning);
+  }
+
+  addAccounting(entry: IngestAccounting): void {
+    this.accounting.push(entry);
   }
 
   /** Flushes every buffered row; call once all sources have run. */
