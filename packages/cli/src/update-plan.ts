@@ -65,7 +65,7 @@ export function scanRawDir(dir: string, keep: (name: string) => boolean): Map<st
 
 /** The files a source's raw-folder reader lists (the same filters as its ingest function). */
 const KEEP: Record<(typeof SOURCES)[number], (name: string) => boolean> = {
-  edgar: (n) => n.toLowerCase().endsWith('.json'),
+  edgar: (n) => /\.json(\.gz)?$/i.test(n),
   fred: (n) => /\.(json|csv)$/i.test(n),
   prices: (n) => /\.(json|csv)$/i.test(n),
 };

@@ -130,19 +130,27 @@ export interface IngestAccounting {
 }
 
 /**
- * Reasons that lose nothing: the record is out of asof's scope by design (a concept or series the registry
- * does not map, a series the pipeline did not ask for), holds no value ('.', '#N/A', a blank), or repeats
- * what another input of the same source holds (a download next to its series' ALFRED vintages, a metadata
- * response). They do not count against `mappable`, so they never warn.
+ * Reasons that lose nothing, so they do not count against `mappable` and never warn:
+ * - out of asof's scope by design: a concept or series the registry does not map, a series the pipeline did
+ *   not ask for, a duration or per-share aggregate no frequency of asof holds (a 6-month year-to-date, a
+ *   nine-month EPS);
+ * - no value to lose: '.', '#N/A', a blank;
+ * - the value is held by another record: a download next to its series' ALFRED vintages, a metadata
+ *   response, a lower-priority concept of a filing that reported the period under its preferred one, an
+ *   exact copy of a record already read.
  */
 export const OUT_OF_SCOPE_REASONS: readonly string[] = [
   'unknown_concept',
   'unmapped_series',
   'out_of_scope',
-  'not_published',
   'not_requested',
+  'duration_class',
+  'nine_months_not_additive',
+  'not_published',
   'superseded_by_vintages',
   'redundant_response',
+  'lower_priority_concept',
+  'duplicate',
 ];
 
 /** A tally for one file: `map()` / `drop(reason)` per record, `entry()` at the end (read = the sum). */

@@ -3,6 +3,8 @@ import { type DatedFact, deriveQuarterly, mergeVintages } from './derive-quarter
 import type { EdgarConceptKind } from './edgar-concept-mapping.ts';
 import { classifyPeriod, dayNumber } from './parse-companyfacts.ts';
 
+let nextId = 0;
+
 /** A fact; `at` orders filings (µs), the accession is derived from it. */
 function fact(
   category: string,
@@ -27,7 +29,7 @@ function fact(
     accn: `0000000001-00-${String(at).padStart(6, '0')}`,
     form,
     filed: '2000-01-01',
-    filingFy: 2020,
+    id: nextId++,
     availableAt: at,
     ...extra,
   };
@@ -66,6 +68,9 @@ describe('mergeVintages', () => {
 describe('deriveQuarterly', () => {
   const fy = ['2020-01-01', '2020-12-31'] as const;
   const nine = ['2020-01-01', '2020-09-30'] as const;
+  // Next year's filings report their own year too: that, not companyfacts `fy`, names their filing year.
+  const fy2021 = ['2021-01-01', '2021-12-31'] as const;
+  const nine2021 = ['2021-01-01', '2021-09-30'] as const;
 
   it('derives Q4 = FY − 9M for USD flows and re-derives it when the FY is amended', () => {
     const facts = [
@@ -93,9 +98,11 @@ describe('deriveQuarterly', () => {
       fact('Revenue', 'flow', ...nine, 75, 100),
       fact('Revenue', 'flow', ...fy, 110, 200, '10-K'),
       // Next year's 10-K restates FY 2020 (e.g. a discontinued operation) …
-      fact('Revenue', 'flow', ...fy, 100, 500, '10-K', { filingFy: 2021 }),
+      fact('Revenue', 'flow', ...fy, 100, 500, '10-K'),
+      fact('Revenue', 'flow', ...fy2021, 120, 500, '10-K'),
       // … and next year's Q3 10-Q restates the 9M comparative.
-      fact('Revenue', 'flow', ...nine, 68, 800, '10-Q', { filingFy: 2021 }),
+      fact('Revenue', 'flow', ...nine, 68, 800, '10-Q'),
+      fact('Revenue', 'flow', ...nine2021, 90, 800, '10-Q'),
     ];
     const q4 = periods(facts, 'Revenue', 'Q').find((p) => p.end === '2020-12-31')!;
     // No 100 − 75 = 25 mixture at 500: the restated Q4 (32) appears once both restated sides are out.
@@ -109,8 +116,10 @@ describe('deriveQuarterly', () => {
     const facts = [
       fact('Revenue', 'flow', ...nine, 75, 100),
       fact('Revenue', 'flow', ...fy, 110, 200, '10-K'),
-      fact('Revenue', 'flow', ...fy, 100, 500, '10-K', { filingFy: 2021 }),
-      fact('Revenue', 'flow', ...nine, 68, 800, '10-Q', { filingFy: 2021 }),
+      fact('Revenue', 'flow', ...fy, 100, 500, '10-K'),
+      fact('Revenue', 'flow', ...fy2021, 120, 500, '10-K'),
+      fact('Revenue', 'flow', ...nine, 68, 800, '10-Q'),
+      fact('Revenue', 'flow', ...nine2021, 90, 800, '10-Q'),
       // A 10-K/A for fiscal 2020 filed after that, repeating the original FY.
       fact('Revenue', 'flow', ...fy, 110, 900, '10-K/A'),
     ];

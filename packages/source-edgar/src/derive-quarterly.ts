@@ -1,6 +1,7 @@
 import type { Micros } from '@asof/schema';
 import type { EdgarConceptKind } from './edgar-concept-mapping.ts';
-import { classifyPeriod, type EdgarFactValue } from './parse-companyfacts.ts';
+import type { FactLedger } from './fact-ledger.ts';
+import { classifyPeriod, dayNumber, type EdgarFactValue } from './parse-companyfacts.ts';
 
 /** A companyfacts value with its filing's availability (SPEC §4), already ≥ the period end. */
 export interface DatedFact extends EdgarFactValue {
@@ -13,6 +14,8 @@ export interface VintageRow {
   value: number;
   /** Accession number, or `derived:…` naming the accessions a derived value came from. */
   sourceRef: string;
+  /** Ledger ids of the facts behind the value (for accounting), when known. */
+  ids?: number[];
 }
 
 export interface PeriodVintages {
@@ -37,6 +40,13 @@ export interface DeriveQuarterlyOptions {
    * the categories holding net income and the matching weighted-average share count (3-month values).
    */
   epsFromNetIncome?: Record<string, { netIncome: string; shares: string }>;
+  /** Where each fact's fate is recorded (mapped, or dropped with a reason); see FactLedger. */
+  ledger?: FactLedger;
+  /**
+   * Categories read only to derive others (weighted basic shares for Q4 EPS): their facts count as mapped
+   * only when they fed a derivation, and as `unknown_concept` (not a registry category) otherwise.
+   */
+  auxiliary?: ReadonlySet<string>;
 }
 
 export interface DeriveQuarterlyResult {
@@ -53,6 +63,8 @@ export interface VintageEvent {
   availableAt: Micros;
   value: number;
   sourceRef: string;
+  /** Ledger ids of the facts behind the value (for accounting), when known. */
+  ids?: number[];
 }
 
 const PERIODIC_FORM = /^10-(K|Q|KT|QT)(\/A)?$/;
@@ -98,8 +110,11 @@ export function mergeVintages(streams: VintageEvent[][]): VintageRow[] {
     const eff = latest.find((e) => e !== undefined);
     if (!eff) continue;
     const prev = out[out.length - 1];
-    if (!prev || !sameValue(prev.value, eff.value))
-      out.push({ availableAt: t, value: eff.value, sourceRef: eff.sourceRef });
+    if (!prev || !sameValue(prev.value, eff.value)) {
+      const row: VintageRow = { availableAt: t, value: eff.value, sourceRef: eff.sourceRef };
+      if (eff.ids) row.ids = eff.ids;
+      out.push(row);
+    }
   }
   return out;
 }
@@ -133,8 +148,11 @@ interface QSlot {
   start: string | null;
   end: string;
   reported: VintageEvent[];
-  /** Derived values by the fiscal year of the filings they came from (null: unknown). */
-  derived: Map<number | null, VintageEvent[]>;
+  /**
+   * Derived values by the filing year they came from, named by the latest period end the FY filing
+   * reports (YYYY-MM-DD; '' for derivations that have no filing year, such as Q4 EPS).
+   */
+  derived: Map<string, VintageEvent[]>;
 }
 
 /**
@@ -142,9 +160,7 @@ interface QSlot {
  * year (restated comparatives), so an older year's late amendment cannot override a newer derivation.
  */
 function slotStreams(slot: QSlot): VintageEvent[][] {
-  const years = [...slot.derived.keys()].sort(
-    (a, b) => (b ?? Number.NEGATIVE_INFINITY) - (a ?? Number.NEGATIVE_INFINITY),
-  );
+  const years = [...slot.derived.keys()].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   return [slot.reported, ...years.map((y) => slot.derived.get(y)!)];
 }
 
@@ -152,7 +168,35 @@ interface FilingValue extends VintageEvent {
   start: string | null;
   end: string;
   form: string;
-  filingFy: number | null;
+  /** The latest end of a quarter, nine-month or fiscal-year duration its filing reports (see filingYears). */
+  reportEnd: string;
+  ids: number[];
+}
+
+/**
+ * The period a filing reports, as the latest end among its quarter, nine-month and fiscal-year
+ * durations: a 10-K's fiscal year end, a Q3 10-Q's quarter end. It comes from start/end/accn only, so it
+ * is the same in every download, where companyfacts `fy` is not (a 10-K filed in February 2021 for the
+ * year ending January 2021 is fy 2020 in a 2021 download and fy 2021 in a 2026 one).
+ */
+function reportEnds(facts: DatedFact[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of facts) {
+    if (f.periodClass !== '3M' && f.periodClass !== '9M' && f.periodClass !== 'FY') continue;
+    const prev = out.get(f.accn);
+    if (prev === undefined || f.end > prev) out.set(f.accn, f.end);
+  }
+  return out;
+}
+
+/**
+ * A nine-month value belongs to the filing year of a FY filing when its own filing reports a period that
+ * ends in the same fiscal year before the FY filing's: the year's Q3 10-Q for the year's 10-K (91 days
+ * apart), next year's Q3 10-Q for next year's 10-K. The 200-day bound separates consecutive years.
+ */
+function sameFilingYear(fyReportEnd: string, ytdReportEnd: string): boolean {
+  const d = dayNumber(fyReportEnd) - dayNumber(ytdReportEnd);
+  return d >= 0 && d < 200;
 }
 
 /**
@@ -179,13 +223,25 @@ export function deriveQuarterly(
     }
   }
 
-  // One value per (category, period, filing): the highest-priority concept that filing used.
+  const ledger = options.ledger;
+  const auxiliary = options.auxiliary ?? new Set<string>();
+  const reportEndOf = reportEnds(facts);
+
+  // One value per (category, period, filing): the highest-priority concept that filing used. A second
+  // copy (the same row listed twice, or the same fact in two downloads) is a duplicate.
   const perFiling = new Map<string, { f: DatedFact; rank: number }>();
   for (const f of facts) {
     const key = `${f.detail_category}|${f.start ?? ''}|${f.end}|${f.accn}`;
     const prev = perFiling.get(key);
-    if (!prev || f.conceptRank < prev.rank) perFiling.set(key, { f, rank: f.conceptRank });
-    else if (f.conceptRank === prev.rank && !sameValue(f.value, prev.f.value)) conflictingDuplicates++;
+    if (!prev || f.conceptRank < prev.rank) {
+      perFiling.set(key, { f, rank: f.conceptRank });
+      if (prev) ledger?.drop(prev.f.id, 'lower_priority_concept');
+    } else if (f.conceptRank > prev.rank) ledger?.drop(f.id, 'lower_priority_concept');
+    else if (sameValue(f.value, prev.f.value)) ledger?.drop(f.id, 'duplicate');
+    else {
+      conflictingDuplicates++;
+      ledger?.drop(f.id, 'conflicting_duplicate');
+    }
   }
 
   const byCategory = new Map<
@@ -211,55 +267,98 @@ export function deriveQuarterly(
       start: f.start,
       end: f.end,
       form: f.form,
-      filingFy: f.filingFy,
+      reportEnd: reportEndOf.get(f.accn) ?? f.end,
+      ids: [f.id],
     });
   }
 
+  /**
+   * Accounting of values that reach a series (a quarter or fiscal-year period): each is mapped, unless
+   * another filing made public at the same instant replaced it with a different value (mergeVintages
+   * keeps the last accession of an instant).
+   */
+  const markReported = (list: FilingValue[], aux: boolean) => {
+    if (!ledger) return;
+    const last = new Map<Micros, FilingValue>();
+    for (const v of list) {
+      const prev = last.get(v.availableAt);
+      if (!prev || v.sourceRef > prev.sourceRef) last.set(v.availableAt, v);
+    }
+    for (const v of list) {
+      const kept = last.get(v.availableAt)!;
+      const reason = v === kept || sameValue(v.value, kept.value) ? null : 'same_instant_superseded';
+      for (const id of v.ids) {
+        if (reason) ledger.drop(id, reason);
+        else if (aux) ledger.drop(id, 'unknown_concept');
+        else ledger.map(id);
+      }
+    }
+  };
+  const dropAll = (list: FilingValue[], reason: string) => {
+    if (ledger) for (const v of list) for (const id of v.ids) ledger.drop(id, reason);
+  };
+
   let derivedQ4 = 0;
   const results = new Map<string, CategoryVintages>();
-  // Streams per Q period: the reported values, then derived values per filing fiscal year; A periods
-  // have only reported values.
+  // Streams per Q period: the reported values, then derived values per filing year; A periods have
+  // only reported values.
   const qStreams = new Map<string, Map<string, QSlot>>();
   for (const [name, cat] of byCategory) {
+    const aux = auxiliary.has(name);
     const q = new Map<string, QSlot>();
     const a: PeriodVintages[] = [];
+    const nines: FilingValue[][] = [];
     for (const [pk, list] of cat.periods) {
       const { start, end } = list[0];
       const cls = classifyPeriod(start, end);
-      if (cls === '3M' || (cls === 'instant' && quarterEnds.has(end)))
-        q.set(pk, { start, end, reported: list, derived: new Map() });
-      if (cls === 'FY' || (cls === 'instant' && yearEnds.has(end))) {
-        a.push({ frequency: 'A', start, end, rows: mergeVintages([list]) });
-      }
+      const toQ = cls === '3M' || (cls === 'instant' && quarterEnds.has(end));
+      const toA = cls === 'FY' || (cls === 'instant' && yearEnds.has(end));
+      if (toQ) q.set(pk, { start, end, reported: list, derived: new Map() });
+      if (toA) a.push({ frequency: 'A', start, end, rows: mergeVintages([list]) });
+      if (toQ || toA) markReported(list, aux);
+      else if (cls === 'instant') dropAll(list, 'instant_off_period_end');
+      else if (cls === '9M') nines.push(list);
+      else dropAll(list, 'duration_class');
     }
-    if (cat.kind === 'flow' && /^[A-Z]{3}$/.test(cat.unit)) {
+    const additive = cat.kind === 'flow' && /^[A-Z]{3}$/.test(cat.unit);
+    // Nine-month values serve only the Q4 derivation: the ids that fed one, and those that could have.
+    const used = new Set<number>();
+    const eligible = new Set<number>();
+    if (additive) {
       const ninesByStart = new Map<string, FilingValue[][]>();
-      for (const list of cat.periods.values()) {
-        const { start, end } = list[0];
-        if (start === null || classifyPeriod(start, end) !== '9M') continue;
+      for (const list of nines) {
+        const start = list[0].start!;
         ninesByStart.set(start, [...(ninesByStart.get(start) ?? []), list]);
       }
       for (const fyList of cat.periods.values()) {
         const { start: s, end: e } = fyList[0];
         if (s === null || classifyPeriod(s, e) !== 'FY') continue;
+        const fyPeriodic = fyList.filter((v) => isPeriodicForm(v.form));
         for (const ytdList of ninesByStart.get(s) ?? []) {
           const q4Start = addDays(ytdList[0].end, 1);
           if (classifyPeriod(q4Start, e) !== '3M') continue;
-          // Pair FY and 9M values from filings of the same fiscal year (the year's own 10-K and Q3
+          const ytdPeriodic = ytdList.filter((v) => isPeriodicForm(v.form));
+          // Pair FY and 9M values from filings of the same filing year (the year's own 10-K and Q3
           // 10-Q, or next year's 10-K and Q3 10-Q re-reporting both as comparatives), so a restated FY
-          // is not differenced against a 9M from before the restatement.
+          // is not differenced against a 9M from before the restatement. The year is named by the FY
+          // filing's report end, never by companyfacts `fy` (see reportEnds).
           const qk = `${q4Start}|${e}`;
           const slot = q.get(qk) ?? { start: q4Start, end: e, reported: [], derived: new Map() };
           let any = false;
-          for (const g of new Set(fyList.map((v) => v.filingFy))) {
+          for (const g of new Set(fyPeriodic.map((v) => v.reportEnd))) {
+            const ytds = ytdPeriodic.filter((v) => sameFilingYear(g, v.reportEnd));
+            for (const v of ytds) for (const id of v.ids) eligible.add(id);
             const events = combineStreams(
-              fyList.filter((v) => v.filingFy === g && isPeriodicForm(v.form)),
-              ytdList.filter((v) => v.filingFy === g && isPeriodicForm(v.form)),
-              (fy, ytd) => ({
-                availableAt: 0,
-                value: fy.value - ytd.value,
-                sourceRef: `derived:Q4=FY(${fy.sourceRef})-9M(${ytd.sourceRef})`,
-              }),
+              fyPeriodic.filter((v) => v.reportEnd === g),
+              ytds,
+              (fy, ytd) => {
+                for (const id of ytd.ids ?? []) used.add(id);
+                return {
+                  availableAt: 0,
+                  value: fy.value - ytd.value,
+                  sourceRef: `derived:Q4=FY(${fy.sourceRef})-9M(${ytd.sourceRef})`,
+                };
+              },
             );
             if (events.length === 0) continue;
             slot.derived.set(g, [...(slot.derived.get(g) ?? []), ...events]);
@@ -271,11 +370,26 @@ export function deriveQuarterly(
         }
       }
     }
+    if (ledger) {
+      for (const list of nines) {
+        for (const v of list) {
+          for (const id of v.ids) {
+            if (used.has(id)) ledger.map(id);
+            else if (!additive) ledger.drop(id, 'nine_months_not_additive');
+            else if (!isPeriodicForm(v.form)) ledger.drop(id, 'not_periodic_form');
+            else if (eligible.has(id)) ledger.drop(id, 'nine_months_superseded');
+            else ledger.drop(id, 'nine_months_unpaired');
+          }
+        }
+      }
+    }
     qStreams.set(name, q);
     results.set(name, { detail_category: name, kind: cat.kind, unit: cat.unit, periods: a });
   }
 
-  // Q4 EPS = Q4 net income / Q4 weighted shares, only for Q4s whose net income was derived.
+  // Q4 EPS = Q4 net income / Q4 weighted shares for Q4s whose net income was derived. It is a stream
+  // below the reported Q4 EPS, which wins from the moment it is known: suppressing the derivation
+  // whenever some filing reports the Q4 would let a later download change what was known earlier.
   let derivedQ4Eps = 0;
   for (const [eps, { netIncome, shares }] of Object.entries(options.epsFromNetIncome ?? {})) {
     const ni = qStreams.get(netIncome);
@@ -285,26 +399,24 @@ export function deriveQuarterly(
     for (const [pk, niSlot] of ni) {
       const shSlot = sh.get(pk);
       if (niSlot.derived.size === 0 || !shSlot) continue;
-      const epsSlot = epsQ?.get(pk);
-      if (epsSlot && epsSlot.reported.length > 0) continue;
       const niRows = mergeVintages(slotStreams(niSlot));
       const shRows = mergeVintages(slotStreams(shSlot)).filter((r) => r.value !== 0);
-      const derived = combineStreams(niRows, shRows, (n, d) => ({
-        availableAt: 0,
-        value: n.value / d.value,
-        sourceRef: `derived:Q4EPS=NI[${n.sourceRef}]/WSH[${d.sourceRef}]`,
-      }));
+      const derived = combineStreams(niRows, shRows, (n, d) => {
+        if (ledger) for (const id of [...(n.ids ?? []), ...(d.ids ?? [])]) ledger.map(id);
+        return {
+          availableAt: 0,
+          value: n.value / d.value,
+          sourceRef: `derived:Q4EPS=NI[${n.sourceRef}]/WSH[${d.sourceRef}]`,
+        };
+      });
       if (derived.length === 0) continue;
       if (!epsQ) {
         epsQ = new Map();
         qStreams.set(eps, epsQ);
       }
-      epsQ.set(pk, {
-        start: niSlot.start,
-        end: niSlot.end,
-        reported: [],
-        derived: new Map([[null, derived]]),
-      });
+      const slot = epsQ.get(pk) ?? { start: niSlot.start, end: niSlot.end, reported: [], derived: new Map() };
+      slot.derived.set('', derived);
+      epsQ.set(pk, slot);
       derivedQ4Eps++;
     }
   }

@@ -16,6 +16,8 @@ export interface RawJson {
 /** The raw SEC bodies for one company, as read from a directory or fetched live. */
 export interface EdgarRawCompany {
   companyfacts: RawJson;
+  /** Further companyfacts downloads of the same company (another vintage): read as one union. */
+  moreCompanyfacts?: RawJson[];
   submissions?: RawJson | null;
   /** Overflow pages by file name (`CIK##########-submissions-001.json`). */
   pages?: (RawJson & { name: string })[];
@@ -50,9 +52,16 @@ export function ingestEdgarPayloads(
   const summaries: EdgarCompanySummary[] = [];
   const conceptMap = options.conceptMap ?? edgarConceptMap();
   const sorted = companies
-    .map((c) => ({ c, facts: parseCompanyfactsPayload(c.companyfacts.json, c.companyfacts.where) }))
+    .map((c) => ({
+      c,
+      facts: parseCompanyfactsPayload(c.companyfacts.json, c.companyfacts.where),
+      more: (c.moreCompanyfacts ?? []).map((m) => ({
+        payload: parseCompanyfactsPayload(m.json, m.where),
+        where: m.where,
+      })),
+    }))
     .sort((a, b) => (padCik(a.facts.cik) < padCik(b.facts.cik) ? -1 : 1));
-  for (const { c, facts } of sorted) {
+  for (const { c, facts, more } of sorted) {
     let submissions: ParsedSubmissions | null = null;
     let complete = false;
     if (c.submissions) {
@@ -90,7 +99,13 @@ export function ingestEdgarPayloads(
       });
     }
     const summary = mapEdgarToAtomic(
-      { companyfacts: facts, submissions, ticker: c.ticker ?? null, where: c.companyfacts.where },
+      {
+        companyfacts: facts,
+        moreCompanyfacts: more,
+        submissions,
+        ticker: c.ticker ?? null,
+        where: c.companyfacts.where,
+      },
       sink,
       {
         conceptMap,

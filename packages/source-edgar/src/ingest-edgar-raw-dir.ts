@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AtomicSink, InputError } from '@asof/schema';
+import { gunzipSync } from 'node:zlib';
+import { AccountingTally, type AtomicSink, InputError } from '@asof/schema';
 import { parseCompanyTickers, type TickerEntry } from './company-tickers-payload.ts';
 import {
   type EdgarIngestSummary,
@@ -62,10 +63,14 @@ export interface EdgarRawFile {
   bytes: number;
 }
 
+/** File names an EDGAR folder may hold: JSON, plain or gzip-compressed as archives keep large files. */
+const RAW_NAME = /\.json(\.gz)?$/i;
+
 /**
  * Offline replay: reads `companyfacts*.json`, `submissions*.json` (main documents and overflow pages,
- * e.g. `CIK0001318605-submissions-001.json`) and `company_tickers.json` from `dir`, lists each as a raw
- * input by sha256, and runs the same parser as the live path.
+ * e.g. `CIK0001318605-submissions-001.json`) and `company_tickers.json` from `dir`, plain or as
+ * `.json.gz`, lists each as a raw input by sha256 of its bytes as stored, and runs the same parser as the
+ * live path. Archive names such as `companyfacts_CIK0000320193_AAPL_vintage2021-07_full.json` qualify.
  */
 export async function ingestEdgarRawDir(
   dir: string,
@@ -74,7 +79,7 @@ export async function ingestEdgarRawDir(
 ): Promise<EdgarIngestSummary> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+    names = (await readdir(dir)).filter((n) => RAW_NAME.test(n)).sort();
   } catch (cause) {
     throw new InputError(
       'EDGAR_RAW_DIR',
@@ -90,15 +95,19 @@ export async function ingestEdgarRawDir(
   return ingestEdgarRawFiles(files, sink, { ...options, where: dir });
 }
 
-/** One raw file of an EDGAR folder: its JSON, sha256 and size, or EDGAR_BAD_JSON naming it. */
+/**
+ * One raw file of an EDGAR folder: its JSON, sha256 and size (of the bytes as stored), or EDGAR_BAD_JSON
+ * naming it. A gzip body (magic bytes 1f 8b, whatever the name says) is read through gunzip.
+ */
 export function edgarRawFile(dir: string, name: string, buf: Buffer): EdgarRawFile {
   let json: unknown;
   try {
-    json = JSON.parse(buf.toString('utf8'));
+    const text = buf[0] === 0x1f && buf[1] === 0x8b ? gunzipSync(buf) : buf;
+    json = JSON.parse(text.toString('utf8'));
   } catch (cause) {
     throw new InputError(
       'EDGAR_BAD_JSON',
-      `${name} in ${dir} is not valid JSON; re-download it or remove it`,
+      `${name} in ${dir} is not valid JSON (or not valid gzip of JSON); re-download it or remove it`,
       {
         context: { file: name, dir },
         cause,
@@ -106,6 +115,11 @@ export function edgarRawFile(dir: string, name: string, buf: Buffer): EdgarRawFi
     );
   }
   return { name, json, sha256: createHash('sha256').update(buf).digest('hex'), bytes: buf.length };
+}
+
+/** The rows of a submissions column (its accession numbers); 0 when the column is absent. */
+function rowsOf(column: unknown): number {
+  return Array.isArray(column) ? column.length : 0;
 }
 
 /**
@@ -118,10 +132,19 @@ export function ingestEdgarRawFiles(
   options: IngestEdgarRawDirOptions & { where?: string } = {},
 ): EdgarIngestSummary {
   const where = options.where ?? 'raw files';
-  const facts = new Map<string, EdgarRawCompany['companyfacts']>();
+  // A company may have several downloads (vintages) in one folder: all are read, as one union.
+  const facts = new Map<string, EdgarRawCompany['companyfacts'][]>();
   const subs = new Map<string, NonNullable<EdgarRawCompany['submissions']>>();
   const pages = new Map<string, NonNullable<EdgarRawCompany['pages']>>();
   let tickerIndex: Map<string, TickerEntry> | null = null;
+  // Index files (submissions, their pages, company_tickers.json): every row is read as an index entry that
+  // dates facts or resolves a ticker, so all are mapped; a superseded second download of one index is not.
+  const indexTallies = new Map<string, AccountingTally>();
+  const indexTally = (name: string, record: string, rows: number) => {
+    const t = new AccountingTally('edgar', name, record);
+    t.map(rows);
+    indexTallies.set(name, t);
+  };
   // Sorted by name so that inputs, warnings and rows do not depend on the order files were listed in.
   const ordered = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const { name, json, sha256, bytes } of ordered) {
@@ -129,11 +152,14 @@ export function ingestEdgarRawFiles(
     const page = PAGE_NAME.exec(name);
     if (/company_tickers/i.test(name)) {
       tickerIndex = parseCompanyTickers(json, name);
+      // One record per row of the file (the index also holds each dashed ticker's dotted spelling).
+      indexTally(name, 'ticker', Object.keys(obj).length);
     } else if (page && !('filings' in obj)) {
       const cik = page[1];
       const list = pages.get(cik) ?? [];
       list.push({ where: name, json, name: `CIK${cik}-submissions-${page[2]}.json` });
       pages.set(cik, list);
+      indexTally(name, 'filing', rowsOf((obj as { accessionNumber?: unknown }).accessionNumber));
     } else if ('facts' in obj || /^companyfacts/i.test(name)) {
       const cik = cikOf(json);
       if (cik === null) {
@@ -145,7 +171,7 @@ export function ingestEdgarRawFiles(
           },
         );
       }
-      facts.set(cik, { where: name, json });
+      facts.set(cik, [...(facts.get(cik) ?? []), { where: name, json }]);
     } else if ('filings' in obj || /^submissions/i.test(name)) {
       const cik = cikOf(json);
       if (cik === null) {
@@ -156,6 +182,21 @@ export function ingestEdgarRawFiles(
             context: { file: name },
           },
         );
+      }
+      const prev = subs.get(cik);
+      const recent = (obj.filings as { recent?: { accessionNumber?: unknown } } | undefined)?.recent;
+      indexTally(name, 'filing', rowsOf(recent?.accessionNumber));
+      if (prev) {
+        const old = indexTallies.get(prev.where)!.entry();
+        const t = new AccountingTally('edgar', prev.where, 'filing');
+        t.drop('superseded_by_later_download', old.read);
+        indexTallies.set(prev.where, t);
+        // Two downloads of one index: the later name (for archive names, the later vintage) is kept.
+        sink.addWarning({
+          code: 'EDGAR_SUBMISSIONS_DUPLICATE',
+          message: `${where} holds two submissions files for CIK ${cik}: ${name} is read, ${prev.where} ignored`,
+          count: 1,
+        });
       }
       subs.set(cik, { where: name, json });
     } else {
@@ -196,7 +237,7 @@ export function ingestEdgarRawFiles(
   }
 
   const companies: EdgarRawCompany[] = [];
-  for (const [cik, cf] of facts) {
+  for (const [cik, [cf, ...more]] of facts) {
     if (wanted && !wanted.has(cik)) continue;
     const sub = subs.get(cik);
     const subTickers = (sub?.json as { tickers?: unknown } | undefined)?.tickers;
@@ -204,10 +245,12 @@ export function ingestEdgarRawFiles(
       Array.isArray(subTickers) && typeof subTickers[0] === 'string' ? subTickers[0] : undefined;
     companies.push({
       companyfacts: cf,
+      moreCompanyfacts: more,
       submissions: sub ?? null,
       pages: pages.get(cik) ?? [],
       ticker: tickerOf.get(cik) ?? subTicker ?? null,
     });
   }
+  for (const name of [...indexTallies.keys()].sort()) sink.addAccounting(indexTallies.get(name)!.entry());
   return ingestEdgarPayloads(companies, sink, options);
 }

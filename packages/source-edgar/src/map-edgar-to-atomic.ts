@@ -4,7 +4,8 @@ import type { CompanyfactsPayload } from './companyfacts-payload.ts';
 import { type DatedFact, deriveQuarterly } from './derive-quarterly.ts';
 import { edgarAvailableAt } from './edgar-available-at.ts';
 import { detailCategorySlug, type EdgarConceptMapping } from './edgar-concept-mapping.ts';
-import { parseCompanyfacts } from './parse-companyfacts.ts';
+import { FactLedger } from './fact-ledger.ts';
+import { type CompanyfactsDownload, parseCompanyfactsDownloads } from './parse-companyfacts.ts';
 import type { ParsedSubmissions } from './parse-submissions.ts';
 
 const NY = 'America/New_York';
@@ -45,8 +46,13 @@ export interface EdgarCompanyInput {
   /** The company's parsed submissions (with overflow pages); null → every fact dated by `filed` 23:59:59 ET. */
   submissions: ParsedSubmissions | null;
   ticker?: string | null;
-  /** File name or URL of the companyfacts, for messages. */
+  /** File name or URL of the companyfacts: its input key, for messages and the accounting entry. */
   where: string;
+  /**
+   * Further downloads of the same company (another vintage of the file): read as the union of their
+   * facts with `companyfacts` (parseCompanyfactsDownloads), each with its own accounting entry.
+   */
+  moreCompanyfacts?: CompanyfactsDownload[];
 }
 
 export interface MapEdgarOptions {
@@ -107,11 +113,25 @@ export function mapEdgarToAtomic(
   sink: AtomicSink,
   options: MapEdgarOptions,
 ): EdgarCompanySummary {
-  const parsed = parseCompanyfacts(
-    input.companyfacts,
+  const ledger = new FactLedger();
+  const parsed = parseCompanyfactsDownloads(
+    [{ payload: input.companyfacts, where: input.where }, ...(input.moreCompanyfacts ?? [])],
     [...options.conceptMap, AUX_BASIC_SHARES],
-    input.where,
+    ledger,
   );
+  // Every fact row of every file read is accounted for, whatever happens to the company (see FactLedger).
+  const account = () => {
+    for (const entry of ledger.entries()) sink.addAccounting(entry);
+  };
+  if (parsed.entityNames.length > 1) {
+    sink.addWarning({
+      code: 'EDGAR_COMPANY_RENAMED',
+      message:
+        `EDGAR CIK ${parsed.cik}: the downloads name the company ${parsed.entityNames.map((n) => JSON.stringify(n)).join(', ')} ` +
+        `(newest first: ${parsed.downloads.join(', ')}); series carry the newest name, their ids the CIK`,
+      count: parsed.entityNames.length,
+    });
+  }
   const base: EdgarCompanySummary = {
     cik: parsed.cik,
     entity_name: parsed.entityName,
@@ -131,13 +151,18 @@ export function mapEdgarToAtomic(
   const hasMapped = parsed.facts.some((f) => mapped.has(f.detail_category));
   if (!hasMapped) {
     if (!parsed.taxonomies.includes('us-gaap') && parsed.taxonomies.some((t) => t.startsWith('ifrs'))) {
+      ledger.dropAll('ifrs_filer');
+      account();
       return skip(
         sink,
         base,
         `IFRS filer: companyfacts has no us-gaap facts (taxonomies: ${parsed.taxonomies.join(', ')}); ` +
-          'asof maps only us-gaap concepts to the Fundamentals categories',
+          'asof maps only us-gaap concepts to the Fundamentals categories, so its facts are counted dropped as ifrs_filer',
       );
     }
+    // Left unsettled here: weighted basic shares, read only to derive Q4 EPS (not a registry concept).
+    ledger.settleRest('unknown_concept');
+    account();
     return skip(
       sink,
       base,
@@ -182,7 +207,10 @@ export function mapEdgarToAtomic(
       'EPS Basic': { netIncome: 'Net Income', shares: AUX_BASIC_SHARES.detail_category },
       'EPS Diluted': { netIncome: 'Net Income', shares: 'Shares Diluted' },
     },
+    ledger,
+    auxiliary: new Set([AUX_BASIC_SHARES.detail_category]),
   });
+  account();
   base.derived_q4 = derived.derivedQ4;
   base.derived_q4_eps = derived.derivedQ4Eps;
   base.conflicting_duplicates = derived.conflictingDuplicates;

@@ -1,5 +1,11 @@
-import { type CompanyfactsPayload, padCik, parseCompanyfactsConcept } from './companyfacts-payload.ts';
+import {
+  type CompanyfactsConcept,
+  type CompanyfactsPayload,
+  padCik,
+  parseCompanyfactsConcept,
+} from './companyfacts-payload.ts';
 import type { EdgarConceptKind, EdgarConceptMapping } from './edgar-concept-mapping.ts';
+import { FactLedger } from './fact-ledger.ts';
 
 /** What a duration is, from its inclusive length in days (52/53-week fiscal calendars included). */
 export type PeriodClass = 'instant' | '3M' | '9M' | 'FY' | 'other';
@@ -19,8 +25,9 @@ export interface EdgarFactValue {
   accn: string;
   form: string;
   filed: string;
-  /** The filing's fiscal year (companyfacts `fy`): it says which filing this is, not which period. */
-  filingFy: number | null;
+  /** The row's id in the company's FactLedger (its accounting). `fy`, `fp` and `frame` are not kept: they
+   * change between downloads of the same filing, so no rule may read them. */
+  id: number;
 }
 
 export interface ParsedCompanyfacts {
@@ -32,8 +39,16 @@ export interface ParsedCompanyfacts {
   facts: EdgarFactValue[];
   /** Per detail category, the unit chosen (the first of the mapping's units the company reports). */
   units: Map<string, string>;
-  /** Values dropped because they were in a second unit of the same category. */
-  droppedOtherUnit: number;
+  /** Entity names of the downloads, newest first (a company renamed between downloads has two). */
+  entityNames: string[];
+  /** Input keys of the downloads, newest first. */
+  downloads: string[];
+}
+
+/** One companyfacts file of a company and its input key (file name or URL). */
+export interface CompanyfactsDownload {
+  payload: CompanyfactsPayload;
+  where: string;
 }
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date (civil-from-days arithmetic; no Date allocation per fact). */
@@ -73,72 +88,154 @@ function splitConcept(name: string): [string, string] {
 }
 
 /**
- * Pulls the values of the mapped concepts out of a companyfacts payload. Nothing is selected by `frame`
- * (it keeps only the last-filed value of each period and so leaks restatements): every filing's value is
- * kept, and `fy`/`fp` are ignored because they describe the filing, not the period.
+ * The unit a companyfacts unit key stands for in a category, or null if the category cannot use it.
+ * Downloads made before about 2022 list per-share facts (EPS) under `USD` rather than `USD/shares` (AAPL
+ * 2021-07: 530 EPS rows under `USD`, the last filing's 8 under `USD/shares`), so for per-share categories
+ * a bare currency key is read as that currency per share.
  */
+export function categoryUnit(unitKey: string, m: EdgarConceptMapping): string | null {
+  if (m.units.includes(unitKey)) return unitKey;
+  if (m.kind === 'per_share' && /^[A-Z]{3}$/.test(unitKey) && m.units.includes(`${unitKey}/shares`))
+    return `${unitKey}/shares`;
+  return null;
+}
+
+/** Fact rows of a concept counted without validating it (concepts asof does not read). */
+export function countFactRows(concept: unknown): number {
+  const units = (concept as { units?: unknown } | null)?.units;
+  if (units === null || typeof units !== 'object') return 0;
+  let n = 0;
+  for (const rows of Object.values(units)) if (Array.isArray(rows)) n += rows.length;
+  return n;
+}
+
+interface OpenConcept {
+  concept: CompanyfactsConcept;
+  /** First ledger id per unit key; rows of a unit have consecutive ids. */
+  firstId: Map<string, number>;
+}
+
+interface OpenDownload {
+  d: CompanyfactsDownload;
+  file: number;
+  concepts: Map<string, OpenConcept>;
+  latestFiled: string;
+}
+
+/**
+ * Pulls the values of the mapped concepts out of a company's companyfacts downloads and settles, in
+ * `ledger`, the rows it can: concepts outside the map (`unknown_concept`) and units a category cannot use
+ * (`unit:<key>`). Nothing is selected by `frame` (it keeps only the last-filed value of each period and so
+ * leaks restatements): every filing's value is kept, and `fy`/`fp` are ignored because they describe the
+ * filing as labelled at download time, not the period. Several downloads of one company are read as the
+ * union of their facts, the newest download first, so that a fact SEC later dropped is still read and a
+ * fact both hold is one value with the other copy counted `duplicate` downstream.
+ */
+export function parseCompanyfactsDownloads(
+  downloads: CompanyfactsDownload[],
+  conceptMap: EdgarConceptMapping[],
+  ledger: FactLedger,
+): ParsedCompanyfacts {
+  const wanted = new Set(conceptMap.flatMap((m) => m.concepts.map((c) => splitConcept(c).join(':'))));
+  const open: OpenDownload[] = [];
+  const taxonomies = new Set<string>();
+  for (const d of downloads) {
+    const file = ledger.addFile(d.where);
+    const concepts = new Map<string, OpenConcept>();
+    let latestFiled = '';
+    for (const [prefix, block] of Object.entries(d.payload.facts)) {
+      taxonomies.add(prefix);
+      for (const [local, raw] of Object.entries(block)) {
+        const key = `${prefix}:${local}`;
+        if (!wanted.has(key)) {
+          ledger.dropBulk(file, 'unknown_concept', countFactRows(raw));
+          continue;
+        }
+        const concept = parseCompanyfactsConcept(raw, `${d.where} facts.${key}`);
+        const firstId = new Map<string, number>();
+        for (const [unit, rows] of Object.entries(concept.units)) {
+          firstId.set(unit, ledger.allocate(file, rows.length));
+          for (const f of rows) if (f.filed > latestFiled) latestFiled = f.filed;
+        }
+        concepts.set(key, { concept, firstId });
+      }
+    }
+    open.push({ d, file, concepts, latestFiled });
+  }
+  // Newest download first (by its latest filing date; the name need not say): its copy of a fact shared
+  // with an older download is the one kept, as SEC may have corrected it since.
+  open.sort((a, b) => (a.latestFiled > b.latestFiled ? -1 : a.latestFiled < b.latestFiled ? 1 : 0));
+
+  const facts: EdgarFactValue[] = [];
+  const units = new Map<string, string>();
+  for (const m of conceptMap) {
+    let chosenUnit: string | undefined;
+    for (const u of m.units) {
+      const reported = open.some((o) =>
+        m.concepts.some((name) => {
+          const c = o.concepts.get(splitConcept(name).join(':'));
+          return (
+            c &&
+            Object.entries(c.concept.units).some(([k, rows]) => rows.length > 0 && categoryUnit(k, m) === u)
+          );
+        }),
+      );
+      if (reported) {
+        chosenUnit = u;
+        break;
+      }
+    }
+    for (const o of open) {
+      m.concepts.forEach((name, rank) => {
+        const c = o.concepts.get(splitConcept(name).join(':'));
+        if (!c) return;
+        for (const [unitKey, rows] of Object.entries(c.concept.units)) {
+          const first = c.firstId.get(unitKey)!;
+          const unit = categoryUnit(unitKey, m);
+          if (unit === null || unit !== chosenUnit) {
+            for (let i = 0; i < rows.length; i++) ledger.drop(first + i, `unit:${unitKey}`);
+            continue;
+          }
+          rows.forEach((f, i) => {
+            const start = f.start ?? null;
+            facts.push({
+              detail_category: m.detail_category,
+              kind: m.kind,
+              concept: name,
+              conceptRank: rank,
+              unit,
+              start,
+              end: f.end,
+              periodClass: classifyPeriod(start, f.end),
+              value: f.val,
+              accn: f.accn,
+              form: f.form,
+              filed: f.filed,
+              id: first + i,
+            });
+          });
+        }
+      });
+    }
+    if (chosenUnit) units.set(m.detail_category, chosenUnit);
+  }
+  const newest = open[0]?.d.payload;
+  return {
+    cik: padCik(newest?.cik ?? 0),
+    entityName: newest?.entityName ?? '',
+    taxonomies: [...taxonomies],
+    facts,
+    units,
+    entityNames: [...new Set(open.map((o) => o.d.payload.entityName))],
+    downloads: open.map((o) => o.d.where),
+  };
+}
+
+/** One download (see parseCompanyfactsDownloads), with a ledger of its own. */
 export function parseCompanyfacts(
   payload: CompanyfactsPayload,
   conceptMap: EdgarConceptMapping[],
   where = 'companyfacts',
 ): ParsedCompanyfacts {
-  const concepts = new Map<string, ReturnType<typeof parseCompanyfactsConcept> | undefined>();
-  const conceptOf = (prefix: string, local: string) => {
-    const key = `${prefix}:${local}`;
-    if (!concepts.has(key)) {
-      const raw = payload.facts[prefix]?.[local];
-      concepts.set(
-        key,
-        raw === undefined ? undefined : parseCompanyfactsConcept(raw, `${where} facts.${key}`),
-      );
-    }
-    return concepts.get(key);
-  };
-  const facts: EdgarFactValue[] = [];
-  const units = new Map<string, string>();
-  let droppedOtherUnit = 0;
-  for (const m of conceptMap) {
-    let chosenUnit: string | undefined;
-    m.concepts.forEach((name, rank) => {
-      const [prefix, local] = splitConcept(name);
-      const concept = conceptOf(prefix, local);
-      if (!concept) return;
-      for (const unit of m.units) {
-        const rows = concept.units[unit];
-        if (!rows || rows.length === 0) continue;
-        chosenUnit ??= unit;
-        if (unit !== chosenUnit) {
-          droppedOtherUnit += rows.length;
-          continue;
-        }
-        for (const f of rows) {
-          const start = f.start ?? null;
-          facts.push({
-            detail_category: m.detail_category,
-            kind: m.kind,
-            concept: name,
-            conceptRank: rank,
-            unit,
-            start,
-            end: f.end,
-            periodClass: classifyPeriod(start, f.end),
-            value: f.val,
-            accn: f.accn,
-            form: f.form,
-            filed: f.filed,
-            filingFy: f.fy ?? null,
-          });
-        }
-      }
-    });
-    if (chosenUnit) units.set(m.detail_category, chosenUnit);
-  }
-  return {
-    cik: padCik(payload.cik),
-    entityName: payload.entityName,
-    taxonomies: Object.keys(payload.facts),
-    facts,
-    units,
-    droppedOtherUnit,
-  };
+  return parseCompanyfactsDownloads([{ payload, where }], conceptMap, new FactLedger());
 }
