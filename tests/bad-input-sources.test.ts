@@ -86,9 +86,17 @@ describe('pipelines that would build nothing', () => {
       'asof build: pipeline weekend: the sources produced 0 series with observations (embedded: 10 series, 0 observations); nothing to build. Check the date ranges, that each raw_dir holds data files, and the skipped-file warnings',
     );
     // An ingest of a folder with no price file at all.
-    const dir = rawDir({ 'notes.csv': 'Ticker,Name\nABC,Abc Corp\n' });
+    const dir = rawDir({ 'notes.txt': 'Ticker,Name\nABC,Abc Corp\n' });
     expect(await refused('no-prices', 'ingest', 'prices', '--raw-dir', dir)).toMatch(
       /^asof ingest: pipeline ingest-prices: the sources produced 0 series with observations \(no source emitted a series\)/,
+    );
+  });
+
+  it('a CSV of no known price format exits 2 naming the file, its first line and the formats known', async () => {
+    // Issue 49: an unknown file in a price folder is not skipped without a word.
+    const dir = rawDir({ 'notes.csv': 'Ticker,Name\nABC,Abc Corp\n' });
+    expect(await refused('unknown-format', 'ingest', 'prices', '--raw-dir', dir)).toMatch(
+      /^asof ingest: notes\.csv: not a known price file format \(line 1 is "Ticker,Name"\); known formats: .*lean_daily.*zipline_csvdir/,
     );
   });
 

@@ -46,6 +46,9 @@ function pathFields(config: PipelineConfig): [string, string | undefined][] {
     ['sources.fred.cache_dir', s.fred?.cache_dir],
     ['sources.prices.raw_dir', s.prices?.raw_dir],
     ['sources.prices.cache_dir', s.prices?.cache_dir],
+    ...(s.prices?.membership ?? []).map((f, i): [string, string] => [`sources.prices.membership[${i}]`, f]),
+    ['sources.fredmd.raw_dir', s.fredmd?.raw_dir],
+    ['sources.rtdsm.raw_dir', s.rtdsm?.raw_dir],
     ['duckdb.temp_directory', config.duckdb.temp_directory],
   ];
 }

@@ -15,6 +15,7 @@ import {
   ingestSyntheticAlfred,
   resolveFredApiKey,
 } from '@asof/source-fred';
+import { ingestFredmdRawDir } from '@asof/source-fredmd';
 import {
   ingestMembershipCsv,
   ingestPricesRawDir,
@@ -23,6 +24,7 @@ import {
   summarizePriceQuality,
   YAHOO_CHART_BASE_URL,
 } from '@asof/source-prices';
+import { ingestRtdsmRawDir } from '@asof/source-rtdsm';
 import { generateScaleUniverse } from '@asof/source-scale';
 import { defaultRegistry, fredCatalog, type Registry } from '@asof/taxonomy';
 
@@ -143,12 +145,16 @@ export async function runSources(
       const dir = resolve(options.cwd, p.raw_dir);
       const result = ingestPricesRawDir(dir, sink, { map });
       report.priceQuality.push(...summarizePriceQuality(result));
+      // The format detected per file, so a user sees how each of their files was read.
+      for (const f of result.files)
+        log(`prices: ${f.file}: ${f.format}${f.symbols.length > 1 ? ` (${f.symbols.join(', ')})` : ''}`);
+      for (const f of result.supportFiles) log(`prices: ${f.file}: ${f.format}`);
       log(`prices: ${result.instruments.length} instruments from ${dir}`);
     }
     for (const file of p.membership ?? []) {
       const m = ingestMembershipCsv(resolve(options.cwd, file), sink, file);
       log(
-        `prices: membership of ${m.entities} entities in ${m.universes.join(', ')} from ${file} (${m.changes} changes)`,
+        `prices: membership of ${m.entities} entities in ${m.universes.join(', ')} from ${file} (${m.shape}, ${m.changes} changes)`,
       );
     }
     if (p.symbols) {
@@ -169,6 +175,27 @@ export async function runSources(
         await client.close();
       }
     }
+  }
+
+  counted.source('fredmd');
+  if (src.fredmd) {
+    const s = ingestFredmdRawDir(resolve(options.cwd, src.fredmd.raw_dir), sink, {
+      vintage: src.fredmd.vintage,
+      registry: options.registry,
+    });
+    log(
+      `fredmd: ${s.series} series from ${s.files} vintage files (${s.vintages[0] ?? '-'} … ${s.vintages.at(-1) ?? '-'}), ` +
+        `${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals), ${s.unmapped.length} series not in the taxonomy`,
+    );
+  }
+  counted.source('rtdsm');
+  if (src.rtdsm) {
+    const s = ingestRtdsmRawDir(resolve(options.cwd, src.rtdsm.raw_dir), sink, {
+      registry: options.registry,
+    });
+    log(
+      `rtdsm: ${s.series} series from ${s.files} files, ${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals)`,
+    );
   }
 
   if (src.scale) {

@@ -21,7 +21,7 @@ function dirWith(name: string, files: Record<string, string>): string {
 const stooq = (rows: string[]) => `Date,Open,High,Low,Close,Volume\r\n${rows.join('\r\n')}\r\n`;
 
 describe('ingestPricesRawDir', () => {
-  it('reads Yahoo JSON with its sidecar, Stooq CSV by file name, and skips other files with a warning', () => {
+  it('reads Yahoo JSON with its sidecar and Stooq CSV by file name, and refuses a CSV of no known format', () => {
     const [chart] = generateSyntheticYahooCharts({ seed: 7, from: '2021-01-04', to: '2021-03-31' }).filter(
       (c) => c.symbol === 'SYNB',
     );
@@ -29,7 +29,6 @@ describe('ingestPricesRawDir', () => {
       [chart.fileName]: chart.text,
       [chart.fileName.replace(/\.json$/, '.meta.json')]: JSON.stringify(chart.meta),
       'abc_us_d_dl-2021-03-05.csv': stooq(['2021-03-01,10,11,9,10.5,100', '2021-03-02,10.5,11,10,10.8,120']),
-      'notes.csv': 'Ticker,Name\nABC,Abc Corp\n',
     });
     const sink = new CollectingSink();
     const r = ingestPricesRawDir(dir, sink);
@@ -39,10 +38,23 @@ describe('ingestPricesRawDir', () => {
     ]);
     // A date-only download is known by the end of that New York day.
     expect(r.files[1].downloadedAt).toBe('2021-03-06T04:59:59.999999Z');
-    expect(r.skipped.map((s) => s.file)).toEqual(['notes.csv']);
-    expect(
-      sink.warnings.some((w) => w.code === 'PRICES_FILE_SKIPPED' && w.message.startsWith('notes.csv')),
-    ).toBe(true);
+    expect(r.skipped).toEqual([]);
+    // Every bar of every input is accounted for.
+    expect(r.accounting.map((a) => [a.file, a.record, a.read, a.mapped])).toEqual([
+      ['SYNB_dl-2025-01-15.json', 'bar', r.files[0].bars, r.files[0].bars],
+      ['abc_us_d_dl-2021-03-05.csv', 'bar', 2, 2],
+    ]);
+    expect(sink.accounting).toEqual(r.accounting);
+    // A CSV of no known format is an error (exit 2) naming the file and the formats known.
+    const unknown = dirWith('unknown', { 'notes.csv': 'Ticker,Name\nABC,Abc Corp\n' });
+    expect(() => ingestPricesRawDir(unknown, new CollectingSink())).toThrow(
+      expect.objectContaining({
+        code: 'PRICES_UNKNOWN_FORMAT',
+        message: expect.stringMatching(
+          /^notes\.csv: not a known price file format \(line 1 is "Ticker,Name"\); known formats: Yahoo v8 chart JSON/,
+        ),
+      }),
+    );
     // The sidecar is an input too: it dates the file's bars (and could name its symbol, kind or splits).
     expect(sink.inputs.map((i) => [i.source, i.key, i.sha256.length])).toEqual([
       ['prices:yahoo', 'SYNB_dl-2025-01-15.json', 64],

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { isoToMicros, microsToIso } from '@asof/calendar';
 import { CollectingSink, InputError } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
-import { ingestMembershipCsv, membershipIntervals, parseMembershipCsv } from './parse-membership-csv.ts';
+import {
+  ingestMembershipCsv,
+  membershipIntervals,
+  parseMembershipCsv,
+  parseMembershipFile,
+} from './parse-membership-csv.ts';
 
 const HEADER = 'entity_id,universe,action,effective_date,announced,note';
 const iso = (us: number | null) => (us === null ? null : microsToIso(us));
@@ -126,7 +131,14 @@ describe('parseMembershipCsv and membershipIntervals', () => {
       writeFileSync(path, text);
       const sink = new CollectingSink();
       const r = ingestMembershipCsv(path, sink, 'membership/idx.csv');
-      expect(r).toEqual({ file: 'membership/idx.csv', changes: 1, entities: 1, universes: ['idx'] });
+      expect(r).toEqual({
+        file: 'membership/idx.csv',
+        shape: 'changes',
+        changes: 1,
+        entities: 1,
+        universes: ['idx'],
+      });
+      expect(sink.accounting.map((a) => [a.record, a.read, a.mapped])).toEqual([['row', 1, 1]]);
       expect(sink.inputs.map((i) => [i.source, i.key, i.bytes])).toEqual([
         ['prices:membership', 'membership/idx.csv', Buffer.byteLength(text)],
       ]);
@@ -139,5 +151,80 @@ describe('parseMembershipCsv and membershipIntervals', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('index membership files of other shapes (decision 0045)', () => {
+  const at = (date: string) => microsToIso(isoToMicros(`${date}T09:30:00-05:00`));
+  it('date,add,remove: quoted tickers, several per cell, each at its date 09:30 New York; a first removal means a member before the file', () => {
+    const text =
+      'date,add,remove\n2019-01-18,"TFX","PCG"\n2019-06-03,"CTVA,DD","FLR,DWDP"\n2019-08-09,"","TFX"\n';
+    const f = parseMembershipFile(text, 'sp500_changes.csv');
+    expect(f.shape).toBe('index_changes');
+    const rows = membershipIntervals(f.changes, 'sp500_changes.csv', {
+      membersBeforeFile: f.membersBeforeFile,
+    });
+    const pcg = rows
+      .filter((r) => r.entity_id === 'ticker:PCG')
+      .map((r) => [iso(r.from), iso(r.to), iso(r.available_at)]);
+    expect(pcg).toEqual([
+      [null, null, null],
+      [null, at('2019-01-18'), at('2019-01-18')],
+    ]);
+    const tfx = rows.filter((r) => r.entity_id === 'ticker:TFX').map((r) => [iso(r.from), iso(r.to)]);
+    expect(tfx).toEqual([
+      [at('2019-01-18'), null],
+      [at('2019-01-18'), microsToIso(isoToMicros('2019-08-09T09:30:00-04:00'))],
+    ]);
+    expect(new Set(f.changes.map((c) => c.universe))).toEqual(new Set(['sp500']));
+  });
+
+  it('ticker,start_date,end_date: several spells per ticker, an empty end is a current member', () => {
+    const text =
+      'ticker,start_date,end_date\nAAL,1996-01-02,1997-01-15\nAAL,2015-03-23,2024-09-23\nA,2000-06-05,\n';
+    const f = parseMembershipFile(text, 'sp500_ticker_start_end.csv');
+    expect(f.shape).toBe('ticker_spans');
+    const rows = membershipIntervals(f.changes, 'x');
+    expect(
+      rows.filter((r) => r.to !== null).map((r) => [r.entity_id, r.effective_from, r.effective_to]),
+    ).toEqual([
+      ['ticker:AAL', '1996-01-02', '1997-01-15'],
+      ['ticker:AAL', '2015-03-23', '2024-09-23'],
+    ]);
+  });
+
+  it('a constituents snapshot: every symbol from the snapshot date (its file name), known at that day end; a duplicate row is accounted', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'asof-snap-'));
+    const path = join(dir, 'sp500_constituents_2019-11-16.csv');
+    writeFileSync(
+      path,
+      'Symbol,Security,Date first added,CIK\nMMM,3M,,66740\nBF.B,Brown-Forman,1982-10-31,14693\nMMM,3M,,66740\n',
+    );
+    const sink = new CollectingSink();
+    const r = ingestMembershipCsv(path, sink, 'sp500_constituents_2019-11-16.csv');
+    expect(r.shape).toBe('constituents');
+    expect(
+      sink.memberships.map((m) => [m.entity_id, iso(m.from), iso(m.available_at), m.effective_from]),
+    ).toEqual([
+      ['ticker:MMM', '2019-11-17T04:59:59.999999Z', '2019-11-17T04:59:59.999999Z', '2019-11-16'],
+      ['ticker:BF.B', '2019-11-17T04:59:59.999999Z', '2019-11-17T04:59:59.999999Z', '1982-10-31'],
+    ]);
+    expect(sink.accounting.map(({ mappable: _, ...a }) => a)).toEqual([
+      {
+        source: 'prices',
+        file: 'sp500_constituents_2019-11-16.csv',
+        record: 'row',
+        read: 3,
+        mapped: 2,
+        dropped: { duplicate: 1 },
+      },
+    ]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a header of no known shape is an error naming the file', () => {
+    expect(() => parseMembershipFile('a,b\n1,2\n', 'x.csv')).toThrow(
+      /^x\.csv line 1: "a,b" is no membership file header/,
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { badInstantMessage, endOfDayMicros, isoDateProblem, isoToMicros } from '@asof/calendar';
+import { badInstantMessage, endOfDayMicros, isoDateProblem, isoToMicros, zonedMicros } from '@asof/calendar';
 import {
+  AccountingTally,
   type AtomicSink,
   hasControlChars,
   InputError,
@@ -172,7 +173,11 @@ export function parseMembershipCsv(text: string, file: string): MembershipChange
  * available from the removal's announcement. An `add` of a member, a `remove` of a non-member, or two
  * changes of one entity announced at one instant are errors naming both rows.
  */
-export function membershipIntervals(changes: readonly MembershipChange[], file: string): MembershipRow[] {
+export function membershipIntervals(
+  changes: readonly MembershipChange[],
+  file: string,
+  options: { membersBeforeFile?: boolean } = {},
+): MembershipRow[] {
   const byKey = new Map<string, MembershipChange[]>();
   for (const c of changes) {
     const key = `${c.entity_id}\u0000${c.universe}`;
@@ -205,6 +210,33 @@ export function membershipIntervals(changes: readonly MembershipChange[], file: 
         open = c;
         out.push(row(c, null, ref(c)));
       } else {
+        if (open === null && options.membersBeforeFile && k === 0) {
+          // A change list without its starting members (`date,add,remove`): a first change that removes
+          // the entity means it was a member since before the file begins, known from the start.
+          const base = {
+            entity_id: c.entity_id,
+            universe: c.universe,
+            from: null,
+            source: 'membership_csv' as const,
+          };
+          out.push({
+            ...base,
+            to: null,
+            available_at: null,
+            source_ref: ref(c),
+            effective_from: null,
+            effective_to: null,
+          });
+          out.push({
+            ...base,
+            to: c.announced,
+            available_at: c.announced,
+            source_ref: ref(c),
+            effective_from: null,
+            effective_to: c.effective_date,
+          });
+          continue;
+        }
         if (open === null) {
           throw new InputError(
             'MEMBERSHIP_CSV_NOT_MEMBER',
@@ -234,18 +266,237 @@ function row(add: MembershipChange, remove: MembershipChange | null, sourceRef: 
   };
 }
 
+/**
+ * The shapes of membership file the reader detects from its header (docs/decisions/0045):
+ * - `changes`: asof's own `entity_id,universe,action,effective_date,announced[,note]`;
+ * - `index_changes`: `date,add,remove` (fja05680's sp500_changes_since_2019: quoted tickers, several per
+ *   cell), each change at its date's 09:30 New York open; a first change that removes a ticker means a
+ *   member since before the file;
+ * - `ticker_spans`: `ticker,start_date,end_date` (fja05680's sp500_ticker_start_end: several spells per
+ *   ticker, empty end = still a member), a member from the start date's open to the end date's open;
+ * - `constituents`: a snapshot with a `Symbol` column (Wikipedia's list as scraped, either schema), every
+ *   symbol a member from the snapshot date (the file name's date, or `snapshotDate`), known at that day's end.
+ */
+export type MembershipFileShape = 'changes' | 'index_changes' | 'ticker_spans' | 'constituents';
+
+export interface MembershipFileOptions {
+  /** Universe of the files that do not name one (default: `sp500` when the file name says sp500). */
+  universe?: string;
+  /** Snapshot date of a constituents file (default: the last YYYY-MM-DD in its file name). */
+  snapshotDate?: string;
+}
+
+/** The shape of a membership file from its header, or null. */
+export function detectMembershipShape(text: string): MembershipFileShape | null {
+  const h = splitCsvLine(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '', ',').map((x) =>
+    x.trim().toLowerCase(),
+  );
+  if (MEMBERSHIP_CSV_COLUMNS.every((c) => h.includes(c))) return 'changes';
+  if (h.length === 3 && h[0] === 'date' && h[1] === 'add' && h[2] === 'remove') return 'index_changes';
+  if (h.length === 3 && h[0] === 'ticker' && h[1] === 'start_date' && h[2] === 'end_date')
+    return 'ticker_spans';
+  if (h[0] === 'symbol' && h.length >= 2) return 'constituents';
+  return null;
+}
+
+/** A membership file read: its changes and how each data row was used. */
+export interface MembershipFile {
+  shape: MembershipFileShape;
+  changes: MembershipChange[];
+  /** Data rows (non-blank lines after the header). */
+  rows: number;
+  /** Rows not turned into changes, by reason (`duplicate`). */
+  dropped: Record<string, number>;
+  /** A first removal opens the entity's membership before the file (index_changes). */
+  membersBeforeFile: boolean;
+}
+
+/** When an index change takes effect: 09:30 New York, the open of its effective date (decision 0045). */
+export function indexChangeInstant(date: string): Micros {
+  return zonedMicros(date, '09:30', 'America/New_York');
+}
+
+function tickerEntity(raw: string, file: string, row: number, field: string): string {
+  const t = raw.trim().toUpperCase();
+  const id = `ticker:${t}`;
+  if (t === '' || !ENTITY_ID.test(id) || hasControlChars(t)) {
+    fail(
+      'MEMBERSHIP_CSV_BAD_ENTITY',
+      file,
+      row,
+      field,
+      raw,
+      'is not a ticker (letters, digits and . - / ^ =)',
+    );
+  }
+  return id;
+}
+
+function checkedDate(raw: string, file: string, row: number, field: string): string {
+  const v = raw.trim();
+  const p = isoDateProblem(v);
+  if (p !== null)
+    fail('MEMBERSHIP_CSV_BAD_DATE', file, row, field, v, `is not a calendar date YYYY-MM-DD (${p})`);
+  return v;
+}
+
+/**
+ * Reads a membership file of any detected shape into changes (see MembershipFileShape); `file` names it
+ * in messages. Errors name the file, line and field.
+ */
+export function parseMembershipFile(
+  text: string,
+  file: string,
+  options: MembershipFileOptions = {},
+): MembershipFile {
+  const shape = detectMembershipShape(text);
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const data = lines
+    .map((line, i) => ({ line, row: i + 1 }))
+    .slice(1)
+    .filter((l) => l.line.trim() !== '');
+  if (shape === null) {
+    throw new InputError(
+      'MEMBERSHIP_CSV_UNKNOWN_SHAPE',
+      `${file} line 1: ${JSON.stringify((lines[0] ?? '').slice(0, 80))} is no membership file header; expected ${MEMBERSHIP_CSV_COLUMNS.join(',')}[,note], date,add,remove, ticker,start_date,end_date, or a constituents list with a Symbol column`,
+      { context: { file, row: 1 } },
+    );
+  }
+  if (shape === 'changes') {
+    return {
+      shape,
+      changes: parseMembershipCsv(text, file),
+      rows: data.length,
+      dropped: {},
+      membersBeforeFile: false,
+    };
+  }
+  const base = file.split(/[\\/]/).pop() ?? file;
+  const universe = options.universe ?? (/sp500|s&p ?500/i.test(base) ? 'sp500' : undefined);
+  if (universe === undefined || !UNIVERSE.test(universe) || universe === LISTED_UNIVERSE) {
+    throw new InputError(
+      'MEMBERSHIP_CSV_NO_UNIVERSE',
+      `${file}: a ${shape} file does not name its index; give the universe (e.g. sp500) in the options, or put sp500 in the file name`,
+      { context: { file } },
+    );
+  }
+  if (data.length === 0) {
+    throw new InputError('MEMBERSHIP_CSV_NO_ROWS', `${file}: the file has a header but no rows`, {
+      context: { file },
+    });
+  }
+  const changes: MembershipChange[] = [];
+  const dropped: Record<string, number> = {};
+  const change = (
+    entity: string,
+    action: 'add' | 'remove',
+    date: string,
+    row: number,
+    announced = indexChangeInstant(date),
+  ) =>
+    changes.push({ entity_id: entity, universe, action, effective_date: date, announced, note: null, row });
+  if (shape === 'index_changes') {
+    for (const { line, row } of data) {
+      const cells = splitCsvLine(line, ',');
+      if (cells.length !== 3) {
+        throw new InputError(
+          'MEMBERSHIP_CSV_RAGGED',
+          `${file} line ${row}: ${cells.length} fields, the header has 3`,
+          {
+            context: { file, row },
+          },
+        );
+      }
+      const date = checkedDate(cells[0], file, row, 'date');
+      for (const [k, action] of [
+        [1, 'add'],
+        [2, 'remove'],
+      ] as const) {
+        for (const t of cells[k].split(','))
+          if (t.trim() !== '') change(tickerEntity(t, file, row, action), action, date, row);
+      }
+    }
+    return { shape, changes, rows: data.length, dropped, membersBeforeFile: true };
+  }
+  if (shape === 'ticker_spans') {
+    const spells = new Map<string, { start: string; end: string | null; row: number }[]>();
+    for (const { line, row } of data) {
+      const cells = splitCsvLine(line, ',');
+      if (cells.length !== 3) {
+        throw new InputError(
+          'MEMBERSHIP_CSV_RAGGED',
+          `${file} line ${row}: ${cells.length} fields, the header has 3`,
+          {
+            context: { file, row },
+          },
+        );
+      }
+      const entity = tickerEntity(cells[0], file, row, 'ticker');
+      const start = checkedDate(cells[1], file, row, 'start_date');
+      const end = cells[2].trim() === '' ? null : checkedDate(cells[2], file, row, 'end_date');
+      if (end !== null && end <= start)
+        fail('MEMBERSHIP_CSV_BAD_DATE', file, row, 'end_date', end, `is not after start_date ${start}`);
+      spells.set(entity, [...(spells.get(entity) ?? []), { start, end, row }]);
+    }
+    for (const [entity, list] of spells) {
+      list.sort((a, b) => (a.start < b.start ? -1 : 1));
+      for (const [k, s] of list.entries()) {
+        const next = list[k + 1];
+        // A spell ending the day the next begins is one membership (same instant: no gap).
+        const prev = list[k - 1];
+        if (!(prev && prev.end === s.start)) change(entity, 'add', s.start, s.row);
+        if (s.end !== null && !(next && next.start === s.end)) change(entity, 'remove', s.end, s.row);
+      }
+    }
+    return { shape, changes, rows: data.length, dropped, membersBeforeFile: false };
+  }
+  // constituents
+  const header = splitCsvLine(lines[0], ',').map((h) => h.trim().toLowerCase());
+  const addedAt = header.findIndex((h) => h === 'date added' || h === 'date first added');
+  const snapshot =
+    options.snapshotDate ?? [...base.matchAll(/(\d{4}-\d{2}-\d{2})/g)].map((m) => m[1]).pop() ?? null;
+  if (snapshot === null || isoDateProblem(snapshot) !== null) {
+    throw new InputError(
+      'MEMBERSHIP_SNAPSHOT_NO_DATE',
+      `${file}: a constituents snapshot needs its date; put it in the file name (…_2025-11-16.csv) or give snapshotDate`,
+      { context: { file } },
+    );
+  }
+  const at = endOfDayMicros(snapshot);
+  const seen = new Set<string>();
+  for (const { line, row } of data) {
+    const cells = splitCsvLine(line, ',');
+    const entity = tickerEntity(cells[0] ?? '', file, row, 'Symbol');
+    if (seen.has(entity)) {
+      dropped.duplicate = (dropped.duplicate ?? 0) + 1;
+      continue;
+    }
+    seen.add(entity);
+    const added = addedAt >= 0 ? (cells[addedAt] ?? '').trim() : '';
+    change(entity, 'add', isoDateProblem(added) === null ? added : snapshot, row, at);
+  }
+  return { shape, changes, rows: data.length, dropped, membersBeforeFile: false };
+}
+
 export interface IngestMembershipResult {
   file: string;
+  shape: MembershipFileShape;
   changes: number;
   entities: number;
   universes: string[];
 }
 
 /**
- * Reads one membership file into `sink` (listed as a raw input by sha256): its intervals as
- * `membership_csv` rows. `key` names the file in the manifest and in messages (the pipeline's path).
+ * Reads one membership file into `sink` (listed as a raw input by sha256, with its accounting entry): its
+ * intervals as `membership_csv` rows. `key` names the file in the manifest and in messages (the pipeline's
+ * path). The shape is detected from the header (MembershipFileShape).
  */
-export function ingestMembershipCsv(path: string, sink: AtomicSink, key = path): IngestMembershipResult {
+export function ingestMembershipCsv(
+  path: string,
+  sink: AtomicSink,
+  key = path,
+  options: MembershipFileOptions = {},
+): IngestMembershipResult {
   let buf: Buffer;
   try {
     buf = readFileSync(path);
@@ -256,19 +507,28 @@ export function ingestMembershipCsv(path: string, sink: AtomicSink, key = path):
       { context: { file: key }, cause },
     );
   }
-  const changes = parseMembershipCsv(buf.toString('utf8'), key);
-  const rows = membershipIntervals(changes, key);
+  const parsed = parseMembershipFile(buf.toString('utf8'), key, options);
+  const rows = membershipIntervals(parsed.changes, key, { membersBeforeFile: parsed.membersBeforeFile });
   sink.addInput({
     source: 'prices:membership',
     key,
     sha256: createHash('sha256').update(buf).digest('hex'),
     bytes: buf.length,
   });
+  const tally = new AccountingTally('prices', key, 'row');
+  let droppedRows = 0;
+  for (const [reason, n] of Object.entries(parsed.dropped)) {
+    tally.drop(reason, n);
+    droppedRows += n;
+  }
+  tally.map(parsed.rows - droppedRows);
+  sink.addAccounting(tally.entry());
   for (const r of rows) sink.addMembership(r);
   return {
     file: key,
-    changes: changes.length,
-    entities: new Set(changes.map((c) => c.entity_id)).size,
-    universes: [...new Set(changes.map((c) => c.universe))].sort(),
+    shape: parsed.shape,
+    changes: parsed.changes.length,
+    entities: new Set(parsed.changes.map((c) => c.entity_id)).size,
+    universes: [...new Set(parsed.changes.map((c) => c.universe))].sort(),
   };
 }

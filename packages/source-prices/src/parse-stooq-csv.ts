@@ -22,8 +22,11 @@ const POLISH = ['data', 'otwarcie', 'najwyzszy', 'najnizszy', 'zamkniecie', 'wol
 
 /** True when `text` starts with a Stooq daily-history header. */
 export function isStooqCsv(text: string): boolean {
-  const header = text.slice(0, 200).split(/\r?\n/, 1)[0].trim().toLowerCase().split(',');
-  return matchesHeader(header, ENGLISH) || matchesHeader(header, POLISH);
+  const [first, second] = text.slice(0, 200).split(/\r?\n/, 2);
+  const header = first.trim().toLowerCase().split(',');
+  // Google Finance exports share the English header; their dates are `31-Dec-10`, Stooq's ISO.
+  const isoDates = second === undefined || second.trim() === '' || /^\d{4}-\d{2}-\d{2},/.test(second);
+  return (matchesHeader(header, ENGLISH) || matchesHeader(header, POLISH)) && isoDates;
 }
 
 function matchesHeader(header: string[], names: string[]): boolean {

@@ -18,9 +18,26 @@ export interface UserCsvColumns {
   low?: string;
   close: string;
   volume?: string;
+  /** Cash dividend per share ex on the row's date (0 or empty = none). */
+  dividend?: string;
+  /** Split ratio (new/old) effective on the row's date (0, 1 or empty = none). */
+  split?: string;
+  /** The symbol of each row, for files holding several tickers (Quandl's WIKI/PRICES table). */
+  ticker?: string;
 }
 
-export type UserCsvDateFormat = 'YYYY-MM-DD' | 'YYYYMMDD' | 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'DD.MM.YYYY';
+/**
+ * Date formats. `YYYY-MM-DD` accepts a trailing time and offset (`2022-01-03 00:00:00-05:00`: the local
+ * trading date is the date written). `D-MMM-YY` is Google Finance's `31-Dec-10`: a two-digit year 00–49 is
+ * 20yy, 50–99 is 19yy.
+ */
+export type UserCsvDateFormat =
+  | 'YYYY-MM-DD'
+  | 'YYYYMMDD'
+  | 'MM/DD/YYYY'
+  | 'DD/MM/YYYY'
+  | 'DD.MM.YYYY'
+  | 'D-MMM-YY';
 
 export interface ParseUserCsvOptions {
   /** Column mapping from the pipeline (header names, matched case-insensitively after trimming). */
@@ -99,18 +116,49 @@ function toIsoDate(raw: string, format: UserCsvDateFormat): string | null {
     case 'DD.MM.YYYY':
       m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);
       return m ? `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}` : null;
+    case 'D-MMM-YY': {
+      m = /^(\d{1,2})-([A-Za-z]{3})-(\d{2})$/.exec(s);
+      const month = m ? MONTHS.indexOf(m[2].toLowerCase()) + 1 : 0;
+      if (!m || month === 0) return null;
+      const yy = Number(m[3]);
+      return `${yy < 50 ? 2000 + yy : 1900 + yy}-${String(month).padStart(2, '0')}-${m[1].padStart(2, '0')}`;
+    }
   }
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
 /**
  * Parses a user-supplied OHLCV CSV with a column mapping from the pipeline. Empty cells and `null`/`NaN`
- * are missing (never zero). Ragged rows and unreadable cells are listed in `issues`.
+ * are missing (never zero). Ragged rows and unreadable cells are listed in `issues`. `dividend` and `split`
+ * columns become the file's events (and `splitsListed`); a `ticker` column is refused here (use
+ * `parseUserCsvBySymbol`).
  */
 export function parseUserCsv(
   text: string,
   options: ParseUserCsvOptions,
   where = 'user csv',
 ): ParsedPriceFile {
+  const files = parseUserCsvBySymbol(text, options, where);
+  if (files.length !== 1) {
+    throw new InputError(
+      'USER_CSV_SEVERAL_SYMBOLS',
+      `${where}: the ${options.columns.ticker} column names ${files.length} symbols; read it with parseUserCsvBySymbol`,
+      { context: { where } },
+    );
+  }
+  return files[0];
+}
+
+/**
+ * Like `parseUserCsv`, one parsed file per symbol of the `ticker` column (in order of first appearance; the
+ * row numbers stay the file's); without a `ticker` column, one file with `options.symbol`.
+ */
+export function parseUserCsvBySymbol(
+  text: string,
+  options: ParseUserCsvOptions,
+  where = 'user csv',
+): ParsedPriceFile[] {
   const delimiter = options.delimiter ?? ',';
   const dateFormat = options.dateFormat ?? 'YYYY-MM-DD';
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -131,13 +179,36 @@ export function parseUserCsv(
     }
     index[field] = k;
   }
-  const bars: PriceBar[] = [];
-  const issues: ParseIssue[] = [];
+  interface Part {
+    bars: PriceBar[];
+    issues: ParseIssue[];
+    splits: SplitEvent[];
+    dividends: DividendEvent[];
+  }
+  const parts = new Map<string | null, Part>();
+  const partOf = (symbol: string | null): Part => {
+    let p = parts.get(symbol);
+    if (p === undefined) {
+      p = { bars: [], issues: [], splits: [], dividends: [] };
+      parts.set(symbol, p);
+    }
+    return p;
+  };
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === '') continue;
     const row = i + 1;
     const cells = splitCsvLine(line, delimiter);
+    const symbol = index.ticker === undefined ? (options.symbol ?? null) : (cells[index.ticker] ?? '').trim();
+    if (symbol === '') {
+      throw new InputError(
+        'USER_CSV_BAD_SYMBOL',
+        `${where} line ${row}, field ${options.columns.ticker}: empty; every row of a several-ticker file names its ticker`,
+        { context: { where, row, field: options.columns.ticker } },
+      );
+    }
+    const part = partOf(symbol);
+    const { issues } = part;
     if (cells.length !== header.length) {
       issues.push({
         code: 'RAGGED_ROW',
@@ -179,7 +250,7 @@ export function parseUserCsv(
       }
       return v;
     };
-    bars.push({
+    part.bars.push({
       date,
       open: num('open'),
       high: num('high'),
@@ -188,27 +259,48 @@ export function parseUserCsv(
       volume: num('volume'),
       row,
     });
+    const dividend = num('dividend');
+    if (dividend !== null && dividend !== 0) {
+      if (dividend > 0) part.dividends.push({ exDate: date, amount: dividend });
+      else
+        issues.push({
+          code: 'BAD_DIVIDEND',
+          row,
+          message: `${where} line ${row}: dividend ${dividend} is negative; left out`,
+        });
+    }
+    const split = num('split');
+    if (split !== null && split !== 0 && split !== 1) {
+      if (split > 0) part.splits.push({ exDate: date, ratio: split });
+      else
+        issues.push({
+          code: 'BAD_SPLIT',
+          row,
+          message: `${where} line ${row}: split ratio ${split} is negative; left out`,
+        });
+    }
   }
-  if (bars.length === 0) {
+  if (parts.size === 0) {
     throw new InputError(
       'USER_CSV_NO_ROWS',
       `${where}: the file has a header but no data rows; an empty download has nothing to ingest: re-download it or remove the file`,
       { context: { where } },
     );
   }
-  return {
+  const eventColumns = index.split !== undefined;
+  return [...parts].map(([symbol, p]) => ({
     format: options.format ?? 'user_csv',
-    symbol: options.symbol ?? null,
+    symbol,
     currency: options.currency ?? null,
     timeZone: options.timeZone ?? 'America/New_York',
     instrumentType: null,
     name: null,
-    bars,
-    splits: [...(options.splits ?? [])],
-    dividends: [...(options.dividends ?? [])],
-    splitsListed: options.splits !== undefined,
+    bars: p.bars,
+    splits: [...(options.splits ?? []), ...p.splits],
+    dividends: [...(options.dividends ?? []), ...p.dividends],
+    splitsListed: options.splits !== undefined || eventColumns,
     adjustment: options.adjustment ?? 'none',
     marketTimeMicros: null,
-    issues,
-  };
+    issues: p.issues,
+  }));
 }

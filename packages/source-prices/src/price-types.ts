@@ -41,7 +41,36 @@ export interface ParseIssue {
   message: string;
 }
 
-export type PriceFormat = 'yahoo_chart' | 'stooq_csv' | 'yahoo_csv' | 'yahoo_events_csv' | 'user_csv';
+/**
+ * The raw formats the raw-dir reader detects from a file's header and shape (docs/decisions/0044):
+ * - `yahoo_chart`: Yahoo v8 chart JSON; `yahoo_csv`: Yahoo v7 download `Date,Open,High,Low,Close,Adj Close,Volume`
+ *   (OHLC and volume split-adjusted up to the download); `yahoo_ichart_csv`: the pre-2017 download
+ *   `Date,Open,High,Low,Close,Volume,Adj Close` (OHLCV as traded, often newest first); `yahoo_events_csv`;
+ *   `yfinance_csv`: yfinance's `Datetime|Date,…,Dividends,Stock Splits` (split-adjusted like Yahoo's chart);
+ * - `stooq_csv`: Stooq (split- and dividend-adjusted, kept as `pxadj:`); `google_finance_csv`: Google
+ *   Finance's `Date,Open,High,Low,Close,Volume` with `31-Dec-10` dates;
+ * - `quandl_wiki` (one ticker) and `quandl_wiki_table` (WIKI/PRICES, `ticker` column): raw columns as traded,
+ *   `Ex-Dividend` and `Split Ratio` as actions, `Adj.` columns never read;
+ * - `zipline_csvdir`: `date,open,high,low,close,volume,dividend,split` (as traded, or already split-adjusted:
+ *   told from the bars around each split);
+ * - `lean_daily`: QuantConnect/Lean daily equity (headerless, prices × 10000, as traded), with its
+ *   `map_files/` and `factor_files/`;
+ * - `user_csv`: any CSV with a column mapping from the pipeline.
+ */
+export type PriceFormat =
+  | 'yahoo_chart'
+  | 'stooq_csv'
+  | 'yahoo_csv'
+  | 'yahoo_ichart_csv'
+  | 'yahoo_events_csv'
+  | 'yfinance_csv'
+  | 'google_finance_csv'
+  | 'quandl_wiki'
+  | 'quandl_wiki_table'
+  | 'zipline_csvdir'
+  | 'lean_daily'
+  | 'lean_factor_file'
+  | 'user_csv';
 
 /** A raw price file after parsing, before any adjustment or mapping. Bars are in file order. */
 export interface ParsedPriceFile {

@@ -27,5 +27,6 @@ export {
   edgarConceptMap,
   embeddedSeriesMap,
   fredCatalog,
+  macroPanelMap,
 } from './source-catalogs.ts';
 export { type TaxonomyDocument, taxonomyDocument } from './taxonomy-document.ts';

@@ -103,6 +103,7 @@ describe('the shipped registry', () => {
       'embedded.tsv',
       'fred-catalog.tsv',
       'horizons.tsv',
+      'macro-panels.tsv',
       'price-kinds.tsv',
       'units.tsv',
       'variants.tsv',

@@ -1,10 +1,19 @@
 import { unitOfRow } from './parse-taxonomy-tables.ts';
 import { RegistryError } from './registry-error.ts';
-import { EdgarRow, EmbeddedRow, FredRow, PriceRow, parseRow, type RegistrySource } from './registry-rows.ts';
+import {
+  EdgarRow,
+  EmbeddedRow,
+  FredRow,
+  MacroPanelRow,
+  PriceRow,
+  parseRow,
+  type RegistrySource,
+} from './registry-rows.ts';
 import type {
   EdgarConceptEntry,
   EmbeddedSeriesEntry,
   FredCatalogEntry,
+  MacroPanelEntry,
   PriceKindEntry,
   Unit,
 } from './registry-types.ts';
@@ -14,6 +23,7 @@ export interface SourceCatalogs {
   edgarConcepts: EdgarConceptEntry[];
   priceKinds: PriceKindEntry[];
   embedded: EmbeddedSeriesEntry[];
+  macroPanels: MacroPanelEntry[];
 }
 
 /** The source mapping files; every row must land in a unit of `units`. */
@@ -23,6 +33,7 @@ export function parseSourceCatalogs(source: RegistrySource, units: readonly Unit
     edgarConcepts: parseEdgarConcepts(source, units),
     priceKinds: parsePriceKinds(source, units),
     embedded: parseEmbedded(source, units),
+    macroPanels: parseMacroPanels(source, units),
   };
 }
 
@@ -113,6 +124,35 @@ function parseEmbedded(source: RegistrySource, units: readonly Unit[]): Embedded
       detail_category: r.detail_category,
       frequency: r.frequency,
       synthetic: r.synthetic,
+    });
+  }
+  return out;
+}
+
+function parseMacroPanels(source: RegistrySource, units: readonly Unit[]): MacroPanelEntry[] {
+  const out: MacroPanelEntry[] = [];
+  const lines = new Map<string, number>();
+  for (const row of source.rows('macro-panels.tsv')) {
+    const r = parseRow(MacroPanelRow, row);
+    const key = `${r.dataset}\u0000${r.mnemonic}\u0000${r.frequency}`;
+    const prior = lines.get(key);
+    if (prior !== undefined) {
+      throw new RegistryError(
+        row.origin,
+        `duplicate ${r.dataset} series '${r.mnemonic}' at frequency ${r.frequency} (also line ${prior})`,
+      );
+    }
+    lines.set(key, row.origin.line);
+    unitOfRow(units, row, r);
+    out.push({
+      dataset: r.dataset,
+      mnemonic: r.mnemonic,
+      title: r.title,
+      unit: r.units,
+      frequency: r.frequency,
+      scope: r.scope,
+      category: r.category,
+      detail_category: r.detail_category,
     });
   }
   return out;

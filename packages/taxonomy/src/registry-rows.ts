@@ -2,7 +2,7 @@ import { Frequency } from '@asof/schema';
 import { z } from 'zod';
 import type { TsvRow } from './read-tsv.ts';
 import { RegistryError } from './registry-error.ts';
-import { ASPECTS, PRICE_FIELDS, PRICE_KINDS } from './registry-types.ts';
+import { ASPECTS, MACRO_PANEL_DATASETS, PRICE_FIELDS, PRICE_KINDS } from './registry-types.ts';
 
 const nonEmpty = z.string().min(1, { error: 'must not be empty' });
 const yesNo = z
@@ -68,6 +68,17 @@ export const EmbeddedRow = z.object({
   synthetic: yesNo,
 });
 
+export const MacroPanelRow = z.object({
+  ...unitColumns,
+  dataset: z.enum(MACRO_PANEL_DATASETS, {
+    error: (iss) =>
+      `dataset must be one of ${MACRO_PANEL_DATASETS.join(', ')}; got ${JSON.stringify(iss.input)}`,
+  }),
+  mnemonic: nonEmpty,
+  title: nonEmpty,
+  units: nonEmpty,
+});
+
 /** Validates one TSV row; the first problem becomes a RegistryError naming the column and value. */
 export function parseRow<S extends z.ZodType>(schema: S, row: TsvRow): z.output<S> {
   const result = schema.safeParse(row.cells);
@@ -98,6 +109,16 @@ export const REGISTRY_COLUMNS = {
     'verified',
   ],
   'edgar-concepts.tsv': ['detail_category', 'kind', 'units', 'concepts'],
+  'macro-panels.tsv': [
+    'dataset',
+    'mnemonic',
+    'title',
+    'units',
+    'frequency',
+    'scope',
+    'category',
+    'detail_category',
+  ],
   'price-kinds.tsv': ['kind', 'field', 'scope', 'category', 'detail_category', 'frequency'],
   'embedded.tsv': [
     'dataset',

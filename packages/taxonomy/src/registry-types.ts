@@ -150,6 +150,24 @@ export interface EmbeddedSeriesEntry extends UnitRef {
   synthetic: boolean;
 }
 
+/** Data sets of real-time macro panels whose series the registry places (macro-panels.tsv). */
+export const MACRO_PANEL_DATASETS = ['fredmd', 'fredqd', 'rtdsm'] as const;
+export type MacroPanelDataset = (typeof MACRO_PANEL_DATASETS)[number];
+
+/**
+ * One series of a real-time macro panel (FRED-MD / FRED-QD mnemonic, Philadelphia Fed RTDSM variable) →
+ * registry unit. FRED-MD mnemonics that are FRED ids of fred-catalog.tsv need no row (the catalog places
+ * them); a row here wins over the catalog.
+ */
+export interface MacroPanelEntry extends UnitRef {
+  dataset: MacroPanelDataset;
+  /** The name as the panel's header writes it (`RETAILx`, `S&P 500`, `ROUTPUT`). */
+  mnemonic: string;
+  title: string;
+  /** The values' unit as the panel publishes them. */
+  unit: string;
+}
+
 export interface RegistryFile {
   name: string;
   path: string;
@@ -171,6 +189,7 @@ export interface Registry {
   edgarConcepts: EdgarConceptEntry[];
   priceKinds: PriceKindEntry[];
   embedded: EmbeddedSeriesEntry[];
+  macroPanels: MacroPanelEntry[];
   /** Facts kept as FinVerse published them although they are odd (e.g. a 1w horizon on a monthly unit). */
   warnings: string[];
   /** Every registry file, sorted by name, for hashing into the manifest. */

@@ -8,6 +8,7 @@ import {
   edgarConceptMap,
   embeddedSeriesMap,
   fredCatalog,
+  macroPanelMap,
 } from './source-catalogs.ts';
 
 const r = defaultRegistry();
@@ -221,4 +222,24 @@ describe('embeddedSeriesMap', () => {
       });
     },
   );
+});
+
+describe('macroPanelMap', () => {
+  const rows = macroPanelMap();
+
+  it('places FRED-MD names and RTDSM variables in registry units at their frequency, once each', () => {
+    expect(new Set(rows.map((x) => `${x.dataset}/${x.mnemonic}/${x.frequency}`)).size).toBe(rows.length);
+    for (const x of rows) expect(findUnit(r, x).frequency).toBe(x.frequency);
+    const get = (dataset: string, mnemonic: string) =>
+      rows.find((x) => x.dataset === dataset && x.mnemonic === mnemonic);
+    expect(get('fredmd', 'RETAILx')?.detail_category).toBe('Spending');
+    expect(get('fredmd', 'CLAIMSx')?.detail_category).toBe('Labor');
+    expect(get('rtdsm', 'ROUTPUT')).toMatchObject({ detail_category: 'Gdp', frequency: 'Q' });
+    expect(get('rtdsm', 'RUC')).toMatchObject({ detail_category: 'Labor', frequency: 'M', unit: 'Percent' });
+  });
+
+  it('does not repeat FRED ids the FRED catalog already places', () => {
+    const catalog = new Set(fredCatalog().map((x) => x.series_id));
+    expect(rows.filter((x) => x.dataset !== 'rtdsm' && catalog.has(x.mnemonic))).toEqual([]);
+  });
 });

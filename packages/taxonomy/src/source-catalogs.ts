@@ -1,5 +1,11 @@
 import { defaultRegistry } from './load-registry.ts';
-import type { EdgarConceptEntry, EmbeddedSeriesEntry, FredCatalogEntry, Registry } from './registry-types.ts';
+import type {
+  EdgarConceptEntry,
+  EmbeddedSeriesEntry,
+  FredCatalogEntry,
+  MacroPanelEntry,
+  Registry,
+} from './registry-types.ts';
 
 /** The 14 Fundamentals detail categories → ordered us-gaap concept fallbacks (edgar-concepts.tsv). */
 export function edgarConceptMap(registry: Registry = defaultRegistry()): EdgarConceptEntry[] {
@@ -9,6 +15,11 @@ export function edgarConceptMap(registry: Registry = defaultRegistry()): EdgarCo
 /** FRED series ids → registry units, with FRED's frequency and release (fred-catalog.tsv). */
 export function fredCatalog(registry: Registry = defaultRegistry()): FredCatalogEntry[] {
   return registry.fredCatalog.map((e) => ({ ...e }));
+}
+
+/** Real-time macro panel series (FRED-MD/QD mnemonics, RTDSM variables) → registry units (macro-panels.tsv). */
+export function macroPanelMap(registry: Registry = defaultRegistry()): MacroPanelEntry[] {
+  return registry.macroPanels.map((e) => ({ ...e }));
 }
 
 /** The embedded default build's series → registry units (embedded.tsv). */

@@ -10,6 +10,9 @@
 --   evaluation would hold only the survivors (docs/decisions/0021). Price files' last bars are not exits
 --   (a file ends where its download window ends). universe_kind is 'point_in_time' for every series of an
 --   entity a membership file names (its membership is known at each instant), else the source's.
+--   Vendor-adjusted price series (`pxadj:`, a Stooq file or any kept `Adj` column) are never eval targets:
+--   each download restates their whole history in another adjustment basis, so a target from a later
+--   download cannot be compared with inputs from an earlier one (issue 49; docs/decisions/0044).
 --   first/last_timestamp and n_obs count timestamps that ever had a value, even if a later vintage
 --   withdrew it (docs/decisions/0007). Statistics come from series_stats.sql.
 WITH source AS (
@@ -29,6 +32,7 @@ renamed AS (
     s.entity_id, s.entity_name, s.currency, s.seasonal_adjustment, s.fiscal_year_end, s.is_synthetic,
     CASE WHEN x.indexed THEN 'point_in_time' ELSE s.universe_kind END AS universe_kind,
     coalesce(u.eval_target, false)
+      AND NOT regexp_matches(s.series_id, '^(syn:)?pxadj:')
       AND coalesce(st.n_before, 0) >= coalesce(z.minimum_lookback, 0)
       AND (
         coalesce(st.n_from_eval_start, 0) >= 1 + coalesce(z.prediction_length, 0)
