@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { canonicalJson } from '@asof/manifest';
 import type { Manifest, PipelineConfig } from '@asof/schema';
+import { PRICE_RAW_SUBDIRS } from '@asof/source-prices';
 import type { Registry } from '@asof/taxonomy';
 
 /** One raw file as it is now: hash, size and its first bytes (enough to tell its format). */
@@ -45,10 +46,23 @@ function hashFile(path: string): string | null {
   }
 }
 
-/** Every regular, non-hidden file of `dir` whose name `keep` accepts, hashed. */
-export function scanRawDir(dir: string, keep: (name: string) => boolean): Map<string, RawFile> {
+/**
+ * Every regular, non-hidden file of `dir` whose name `keep` accepts, hashed; and those of the named
+ * subfolders (a Lean price folder's map_files/, factor_files/, daily/), keyed `sub/name` as their inputs are.
+ */
+export function scanRawDir(
+  dir: string,
+  keep: (name: string) => boolean,
+  subdirs: readonly string[] = [],
+): Map<string, RawFile> {
   const out = new Map<string, RawFile>();
-  for (const name of readdirSync(dir).sort()) {
+  const names = readdirSync(dir).sort();
+  for (const sub of subdirs) {
+    const path = join(dir, sub);
+    if (!names.includes(sub) || !statSync(path).isDirectory()) continue;
+    for (const name of readdirSync(path).sort()) if (!name.startsWith('.')) names.push(`${sub}/${name}`);
+  }
+  for (const name of names) {
     if (name.startsWith('.') || !keep(name)) continue;
     const path = join(dir, name);
     if (!statSync(path).isFile()) continue;
@@ -124,7 +138,11 @@ export function planUpdate(
       continue;
     }
     const s = source as (typeof SOURCES)[number];
-    const files = scanRawDir(resolve(context.cwd, block.raw_dir as string), KEEP[s]);
+    const files = scanRawDir(
+      resolve(context.cwd, block.raw_dir as string),
+      KEEP[s],
+      s === 'prices' ? PRICE_RAW_SUBDIRS : [],
+    );
     plan.raw[s] = files;
     if (canonicalJson(block) !== canonicalJson(oldBlocks[source] ?? null)) {
       plan.sources.push({ source, action: 'rerun', reason: 'its pipeline block changed' });

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { localDateOfMicros, usNonTradingReason, usSessionClose, zonedMicros } from '@asof/calendar';
 import { BIGINT, type Duck, listValue, VARCHAR } from '@asof/duck';
 import {
+  AccountingTally,
   type AvailableAtBasis,
   type BuildWarning,
   type CorporateActionRow,
+  type IngestAccounting,
   LISTED_UNIVERSE,
   type MembershipRow,
   type Micros,
@@ -13,6 +15,7 @@ import {
   type RawInput,
 } from '@asof/schema';
 import {
+  accountBars,
   actionAvailableAt,
   checkBarQuality,
   type MapPricesResult,
@@ -55,6 +58,8 @@ export interface AppendedEntity {
   membership: MembershipRow[];
   warnings: BuildWarning[];
   inputs: RawInput[];
+  /** The appended files' accounting, as the prices reader gives it (accountBars). */
+  accounting: IngestAccounting[];
   quality: PriceQualitySummaryRow[];
 }
 
@@ -437,6 +442,7 @@ function mapAppended(
     membership: [],
     warnings: [],
     inputs: [],
+    accounting: [],
     quality: [],
   };
   let latest: { at: Micros; ref: string } | null = null;
@@ -508,6 +514,9 @@ function mapAppended(
     }
     const checked = checkBarQuality(bars, { calendar, splits, where });
     const r = checked.report;
+    const tally = new AccountingTally('prices', info.name, 'bar');
+    accountBars(tally, r);
+    result.accounting.push(tally.entry());
     for (const [code, n] of Object.entries(r.issue_counts)) {
       const first = r.issues.find((i) => i.code === code);
       warn(

@@ -307,6 +307,7 @@ async function updateInto(
       for (const m of a.membership) sink.addMembership(m);
       for (const w of a.warnings) sink.addWarning(w);
       for (const i of a.inputs) sink.addInput(i);
+      for (const x of a.accounting) sink.addAccounting(x);
     }
     sink.close();
     for (const k of report.skipped) {

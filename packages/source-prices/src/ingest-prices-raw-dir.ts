@@ -13,6 +13,7 @@ import {
   SeriesId,
 } from '@asof/schema';
 import type { PriceKind } from '@asof/taxonomy';
+import type { BarQualityReport } from './check-bar-quality.ts';
 import { collectEntitySplits } from './entity-splits.ts';
 import { type DownloadAfterSplits, inferDownloadsAfterSplits } from './infer-download-after-splits.ts';
 import {
@@ -243,6 +244,19 @@ function checkSymbol(symbol: string, file: string, from: string): void {
   );
 }
 
+/**
+ * A price file's bars as its quality check left them: each kept bar mapped, each dropped bar under its first
+ * reason. Shared with `asof update`'s append path, so an appended file is accounted as a build accounts it.
+ */
+export function accountBars(tally: AccountingTally, report: BarQualityReport): void {
+  tally.map(report.bars_kept);
+  const byRow = new Map<number, string>();
+  for (const i of report.issues)
+    if (i.action === 'drop' && !byRow.has(i.row))
+      byRow.set(i.row, BAR_DROP_REASON[i.code] ?? i.code.toLowerCase());
+  for (const reason of byRow.values()) tally.drop(reason);
+}
+
 const BAR_DROP_REASON: Record<string, string> = {
   NON_TRADING_DAY: 'non_trading_day',
   DUPLICATE_DATE: 'duplicate',
@@ -254,6 +268,8 @@ const BAR_DROP_REASON: Record<string, string> = {
 
 const LEAN_MAP_DIRS = ['map_files', 'lean_map_files'];
 const LEAN_FACTOR_DIRS = ['factor_files', 'lean_factor_files'];
+/** The subfolders of a price raw_dir the reader takes files from (Lean's layout); their inputs are keyed `sub/name`. */
+export const PRICE_RAW_SUBDIRS: readonly string[] = ['daily', ...LEAN_MAP_DIRS, ...LEAN_FACTOR_DIRS];
 
 function listDir(dir: string): string[] {
   try {
@@ -635,12 +651,7 @@ export function ingestPricesRawDir(
       const raw = pieceFile.get(where);
       if (raw === undefined) continue;
       if (raw.tally.record === 'row') continue;
-      raw.tally.map(report.bars_kept);
-      const byRow = new Map<number, string>();
-      for (const i of report.issues)
-        if (i.action === 'drop' && !byRow.has(i.row))
-          byRow.set(i.row, BAR_DROP_REASON[i.code] ?? i.code.toLowerCase());
-      for (const reason of byRow.values()) raw.tally.drop(reason);
+      accountBars(raw.tally, report);
     }
   }
   for (const raw of raws) {
