@@ -78,8 +78,11 @@ export async function ingestEdgarRawDir(
   options: IngestEdgarRawDirOptions = {},
 ): Promise<EdgarIngestSummary> {
   let names: string[];
+  let others: string[];
   try {
-    names = (await readdir(dir)).filter((n) => RAW_NAME.test(n)).sort();
+    const all = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
+    names = all.filter((n) => RAW_NAME.test(n));
+    others = all.filter((n) => !RAW_NAME.test(n));
   } catch (cause) {
     throw new InputError(
       'EDGAR_RAW_DIR',
@@ -89,6 +92,14 @@ export async function ingestEdgarRawDir(
         cause,
       },
     );
+  }
+  // Files of other kinds (a Financial Statement Data Sets zip, notes) are not read, and the build says so.
+  if (others.length > 0) {
+    sink.addWarning({
+      code: 'EDGAR_RAW_FILE_IGNORED',
+      message: `${others.length} file(s) in ${dir} are not SEC JSON (.json or .json.gz) and were not read: ${others.join(', ')}`,
+      count: others.length,
+    });
   }
   const files: EdgarRawFile[] = [];
   for (const name of names) files.push(edgarRawFile(dir, name, await readFile(join(dir, name))));

@@ -71,6 +71,9 @@ export interface FredIngestSummary {
   unused: string[];
 }
 
+/** FRED's texts for no value (parseFredValue's nulls). */
+const NOT_PUBLISHED = new Set(['', '.', '#N/A', 'NA']);
+
 const OBS_NAME_RE = /series_observations_([A-Za-z0-9]+)(?=[_.])/;
 const SERIES_RELEASE_NAME_RE = /series_release_([A-Za-z0-9]+)(?=[_.])/;
 const VINTAGE_NAME_RE = /_vintage_(\d{4}-\d{2}(?:-\d{2})?)\.csv$/i;
@@ -301,9 +304,8 @@ export function ingestFredRawFiles(
       }
       noteFile(id, f.name);
       tally(f.name, 'observation');
-      const dots = resp.observations.filter(
-        (o) => parseFredValue(o.value, `${f.name}: date ${o.date}`) === null,
-      );
+      // Counted on the text: the parser checks the numbers later, naming the series and the vintage.
+      const dots = resp.observations.filter((o) => NOT_PUBLISHED.has(o.value.trim()));
       noteRecords(id, f.name, resp.observations.length - dots.length, 0, dots);
       if (isSnapshotResponse(resp)) {
         seriesOf(id).snapshots.push({

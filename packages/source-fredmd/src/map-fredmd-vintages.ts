@@ -79,8 +79,10 @@ interface SeriesState {
  * - a value differing from the one in force (or the first for its period) is a row at the vintage's instant
  *   (`fredmdVintageAvailableAt`), basis 'vintage', source_ref `<dataset>:<vintage>`; an unchanged value
  *   published again is no row (counted mapped), as with ALFRED vintages;
- * - a value in force that a later vintage no longer holds (blank cell, or the column gone) is a withdrawal
- *   row at that vintage's instant (docs/decisions/0007), published again = a new row;
+ * - a value in force that a later vintage's column leaves blank is a withdrawal row at that vintage's instant
+ *   (docs/decisions/0007), published again = a new row; a vintage without the column at all says nothing of
+ *   the series (FRED-MD drops and re-adds series, e.g. CUSR0000SA0L2 is absent from 2016-01 only): its values
+ *   stay in force, as the values of a series present only in some vintages;
  * - blank cells are not records; a non-number is dropped as `bad_value`; a series neither the FRED catalog
  *   nor macro-panels.tsv places is dropped as `unmapped_series` (out of scope, never guessed).
  * One IngestAccounting per file (record 'cell'). The `Transform:` tcode is kept in the series title, never
@@ -179,10 +181,11 @@ export function mapFredmdVintages(
         s.values.set(date, cell.value);
       }
     });
-    // The panel is complete as of its vintage: what it no longer holds is withdrawn from then on.
+    // A column is complete as of its vintage: the periods it no longer holds are withdrawn from then on.
     for (const s of states.values()) {
       if (s.dataset !== dataset) continue;
       const seen = seenSeries.get(s.seriesId);
+      if (seen === undefined) continue;
       for (const [date, value] of s.values) {
         if (value === null || seen?.has(date)) continue;
         s.rows.push({ ...s.periods.get(date)!, available_at, value: null, source_ref });
@@ -253,7 +256,7 @@ export function mapFredmdVintages(
       code: 'FREDMD_VALUES_WITHDRAWN',
       message:
         `${withdrawals} value(s) in ${withdrawnSeries} FRED-MD/QD series were published in a vintage and absent ` +
-        'from a later one (blank cell or column dropped from the panel); emitted as withdrawal rows, so as-of views ' +
+        'from a later one (a blank cell of its column); emitted as withdrawal rows, so as-of views ' +
         'from that vintage on have no value for those periods (docs/decisions/0007, 0042)',
       count: withdrawals,
     });
