@@ -59,6 +59,14 @@ describe.skipIf(!has)(
       )!;
       // The 2026 download is split- and dividend-adjusted after the 2020 4:1 split: a different number.
       expect(may3Latest.value).toBeLessThan(60);
+      // Issue 49: each download restates the whole vendor-adjusted history in another basis, so a target from
+      // the 2026 download (72.01) would be scored against inputs from 2019's (211.75): never an eval target.
+      const listed = await asof('series', '--data', out.rel, '--json');
+      const flags = (JSON.parse(listed.stdout) as { series_id: string; eval_target: boolean }[]).filter((x) =>
+        x.series_id.startsWith('pxadj:AAPL:'),
+      );
+      expect(flags.length).toBe(5);
+      for (const x of flags) expect(x, x.series_id).toMatchObject({ eval_target: false });
       rmSync(raw, { recursive: true, force: true });
     });
   },

@@ -107,6 +107,12 @@ describe('README.md', () => {
       expect(board.split('## Coverage')[0]).toContain(`**${code}**`);
     }
     expect(out('head -n 40 out/first-score/leaderboard.md').stdout.length).toBeGreaterThan(0);
+    // "Build from files you already have" (run when ../shared is there): the two vintages it quotes.
+    const archive = outputs.find((o) => o.block.code.includes('fredmd:INDPRO'));
+    if (archive !== undefined) {
+      expect(archive.stdout).toMatch(/^2008-10\s+\S+\s+107\.285\s+2008-12-08T/m);
+      expect(archive.stdout).toMatch(/^2008-10\s+\S+\s+97\.283\s+\S+\s+vintage\s+fredmd:2020-01/m);
+    }
     expect(existsSync(join(REPO, 'out/first-report.html'))).toBe(true);
     // Every asof command told the reader what to run next.
     for (const o of outputs.filter((x) => x.block.code.includes('npx asof'))) {

@@ -28,6 +28,25 @@ describe('embedded real data (vega-datasets)', () => {
     ]);
   });
 
+  it('accounts for every row of every file: all mapped, read = the rows counted from the file', () => {
+    const dir = vegaDataDir();
+    const csvRows = (name: string) =>
+      readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length - 1;
+    const expected: Record<string, number> = {
+      'sp500-2000.csv': csvRows('sp500-2000.csv'),
+      'stocks.csv': csvRows('stocks.csv'),
+      'us-employment.csv': csvRows('us-employment.csv'),
+      'unemployment-across-industries.json': JSON.parse(
+        readFileSync(join(dir, 'unemployment-across-industries.json'), 'utf8'),
+      ).length,
+    };
+    expect(Object.fromEntries(sink.accounting.map((a) => [a.file, a.read]))).toEqual(expected);
+    for (const a of sink.accounting)
+      expect(a).toMatchObject({ source: 'vega-datasets', mapped: a.read, dropped: {} });
+  });
+
   it('applies the SPEC §4 rules', () => {
     const bar = sink.observations.find((o) => o.series_id === 'vega:sp500:close')!;
     expect(microsToIso(bar.timestamp)).toBe('2000-01-03T21:00:00.000000Z');
