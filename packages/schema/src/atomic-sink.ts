@@ -251,3 +251,36 @@ export class CollectingSink implements AtomicSink {
     this.accounting.push(entry);
   }
 }
+
+/** A vintage row of one series as a vintage reader holds it: a value, or null for a withdrawal. */
+export interface VintageRow {
+  timestamp: Micros;
+  period_start: Micros | null;
+  available_at: Micros;
+  value: number | null;
+  source_ref: string;
+}
+
+/**
+ * Emits a series' vintage rows (basis `vintage`) in (timestamp, available_at) order, a null value as a
+ * withdrawal; returns how many withdrawals. Shared by the readers of vintage tables (FRED-MD, RTDSM).
+ */
+export function emitVintageRows(sink: AtomicSink, seriesId: string, rows: VintageRow[]): number {
+  rows.sort((a, b) => a.timestamp - b.timestamp || a.available_at - b.available_at);
+  let withdrawals = 0;
+  for (const r of rows) {
+    const base: WithdrawalRow = {
+      series_id: seriesId,
+      timestamp: r.timestamp,
+      period_start: r.period_start,
+      available_at: r.available_at,
+      available_at_basis: 'vintage',
+      source_ref: r.source_ref,
+    };
+    if (r.value === null) {
+      sink.addWithdrawal(base);
+      withdrawals++;
+    } else sink.addObservation({ ...base, value: r.value });
+  }
+  return withdrawals;
+}

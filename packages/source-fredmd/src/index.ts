@@ -29,5 +29,3 @@ export type {
   ParsedFredmdCsv,
 } from './parse-fredmd-csv.ts';
 export { parseFredmdCell, parseFredmdCsv } from './parse-fredmd-csv.ts';
-export type { CsvRecord } from './read-csv.ts';
-export { readCsv } from './read-csv.ts';

@@ -2,13 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endOfDayMicros } from '@asof/calendar';
-import { CollectingSink } from '@asof/schema';
+import { asOfView, CollectingSink } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { fredmdPeriod, fredmdVintageAvailableAt } from './fredmd-dates.ts';
 import { fredmdSeriesId } from './fredmd-series.ts';
 import { ingestFredmdRawDir, ingestFredmdRawFiles } from './ingest-fredmd-raw-dir.ts';
 import { parseFredmdCsv } from './parse-fredmd-csv.ts';
-import { asOfView } from './test-as-of.ts';
 
 const dir = (p: string) => new URL(`../fixtures/${p}`, import.meta.url).pathname;
 const ET = 'America/New_York';

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type AtomicSink, InputError } from '@asof/schema';
+import { type AtomicSink, InputError, pickRawCsvFiles, type RawCsvFormat, readRawFolder } from '@asof/schema';
 import { checkVintage, vintageFromName } from './fredmd-dates.ts';
 import { type FredmdMapOptions, type FredmdSeriesSummary, mapFredmdVintages } from './map-fredmd-vintages.ts';
 import { parseFredmdCsv } from './parse-fredmd-csv.ts';
@@ -45,28 +43,18 @@ export function ingestFredmdRawDir(
   sink: AtomicSink,
   options: FredmdIngestOptions = {},
 ): FredmdIngestSummary {
-  let names: string[];
-  try {
-    names = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && !e.name.startsWith('.'))
-      .map((e) => e.name)
-      .sort();
-  } catch (cause) {
-    throw new InputError(
-      'FREDMD_RAW_DIR',
-      `raw directory ${dir}: cannot read it (${(cause as Error).message}); pass a folder of FRED-MD/FRED-QD vintage CSVs (e.g. 2020-07.csv)`,
-      { cause, context: { dir } },
-    );
-  }
-  return ingestFredmdRawFiles(
-    names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(dir, name))) })),
-    sink,
-    options,
-  );
+  return ingestFredmdRawFiles(readRawFolder(dir, FREDMD_FILES), sink, options);
 }
 
-/** Whether a CSV's first bytes are a FRED-MD/FRED-QD header. */
-const looksLikeFredmd = (text: string) => /^\uFEFF?"?sasdate"?\s*(,|$)/i.test(text.slice(0, 64));
+/** FRED-MD and FRED-QD files as the St. Louis Fed publishes them: CSVs whose first header cell is `sasdate`. */
+const FREDMD_FILES: RawCsvFormat = {
+  code: 'FREDMD',
+  label: 'FRED-MD/FRED-QD',
+  looksLike: (head) => /^\uFEFF?"?sasdate"?\s*(,|$)/i.test(head),
+  expected: 'a CSV whose header row starts with sasdate, named by its vintage (2020-07.csv)',
+  workbookHint:
+    'save the sheet as CSV (the format the St. Louis Fed publishes them in), keeping the YYYY-MM in its name',
+};
 
 /**
  * FRED-MD / FRED-QD vintage files → atomic series (`fredmd:<mnemonic>`, `fredqd:<mnemonic>`). Each CSV is
@@ -80,29 +68,8 @@ export function ingestFredmdRawFiles(
   sink: AtomicSink,
   options: FredmdIngestOptions = {},
 ): FredmdIngestSummary {
-  // A researcher's folder often holds several kinds of file (FRED-MD vintages beside RTDSM tables and a
-  // workbook): the CSVs of this format are read, the rest named in a warning, so none is dropped unsaid.
-  const isOwn = (f: { name: string; bytes: Uint8Array }) =>
-    /\.csv$/i.test(f.name) && looksLikeFredmd(new TextDecoder('utf-8').decode(f.bytes.subarray(0, 256)));
-  const csv = files.filter(isOwn);
-  const skipped = files.filter((f) => !isOwn(f)).map((f) => f.name);
-  if (csv.length === 0) {
-    const workbook = files.find((f) => /\.xlsx?$/i.test(f.name));
-    if (workbook !== undefined) {
-      throw new InputError(
-        'FREDMD_XLSX',
-        `${workbook.name}: asof reads FRED-MD/FRED-QD vintages as CSV, the format the St. Louis Fed publishes them in; ` +
-          'save the sheet as CSV (keeping the YYYY-MM in its name) and remove the workbook from the raw_dir',
-        { context: { file: workbook.name } },
-      );
-    }
-    throw new InputError(
-      'FREDMD_NO_FILES',
-      `the FRED-MD/FRED-QD raw directory holds no FRED-MD/FRED-QD file (${files.length} file(s): ${files.map((f) => f.name).join(', ') || 'none'}); ` +
-        'each file must be a CSV whose header row starts with sasdate, named by its vintage (2020-07.csv)',
-      { context: { files: files.map((f) => f.name) } },
-    );
-  }
+  const { own: csv, skipped } = pickRawCsvFiles(files, FREDMD_FILES);
+
   if (options.vintage !== undefined && csv.length !== 1) {
     throw new InputError(
       'FREDMD_VINTAGE_NEEDS_ONE_FILE',

@@ -2,10 +2,10 @@ import type { Micros } from '@asof/calendar';
 import {
   AccountingTally,
   type AtomicSink,
+  emitVintageRows,
   type Frequency,
   InputError,
   SeriesInput,
-  type WithdrawalRow,
 } from '@asof/schema';
 import { fredmdVintageAvailableAt } from './fredmd-dates.ts';
 import {
@@ -203,22 +203,7 @@ export function mapFredmdVintages(
     const s = states.get(id)!;
     if (s.rows.length === 0) continue;
     sink.addSeries(seriesInput(s, tcodeChanges));
-    s.rows.sort((a, b) => a.timestamp - b.timestamp || a.available_at - b.available_at);
-    let w = 0;
-    for (const r of s.rows) {
-      const base: WithdrawalRow = {
-        series_id: s.seriesId,
-        timestamp: r.timestamp,
-        period_start: r.period_start,
-        available_at: r.available_at,
-        available_at_basis: 'vintage',
-        source_ref: r.source_ref,
-      };
-      if (r.value === null) {
-        sink.addWithdrawal(base);
-        w++;
-      } else sink.addObservation({ ...base, value: r.value });
-    }
+    const w = emitVintageRows(sink, s.seriesId, s.rows);
     withdrawals += w;
     if (w > 0) withdrawnSeries++;
     series.push({

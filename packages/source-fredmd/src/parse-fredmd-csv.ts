@@ -1,6 +1,5 @@
-import { type Frequency, InputError, implausibleValueProblem, printable } from '@asof/schema';
+import { type Frequency, InputError, implausibleValueProblem, printable, readCsv } from '@asof/schema';
 import { type FredmdPeriod, fredmdPeriod } from './fredmd-dates.ts';
-import { readCsv } from './read-csv.ts';
 
 export type FredmdDataset = 'fredmd' | 'fredqd';
 

@@ -5,12 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endOfDayMicros } from '@asof/calendar';
-import { CollectingSink } from '@asof/schema';
+import { asOfView, CollectingSink } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { fredmdVintageAvailableAt } from './fredmd-dates.ts';
 import { fredmdSeriesId } from './fredmd-series.ts';
 import { ingestFredmdRawFiles } from './ingest-fredmd-raw-dir.ts';
-import { asOfView } from './test-as-of.ts';
 
 const macro = fileURLToPath(new URL('../../../../shared/fixtures/real-archive/macro', import.meta.url));
 const has = existsSync(macro);

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { endOfDayMicros, zonedMicros } from '@asof/calendar';
-import { CollectingSink } from '@asof/schema';
+import { asOfView, CollectingSink } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { ingestRtdsmRawDir, ingestRtdsmRawFiles } from './ingest-rtdsm-raw-dir.ts';
 import { parseRtdsmCsv } from './parse-rtdsm-csv.ts';
 import { parseVintageColumn, rtdsmVintageAvailableAt } from './rtdsm-dates.ts';
-import { asOfView } from './test-as-of.ts';
 
 const dir = (p: string) => new URL(`../fixtures/${p}`, import.meta.url).pathname;
 const ET = 'America/New_York';

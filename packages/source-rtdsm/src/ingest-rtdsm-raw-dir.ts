@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type AtomicSink, InputError } from '@asof/schema';
+import { type AtomicSink, pickRawCsvFiles, type RawCsvFormat, readRawFolder } from '@asof/schema';
 import { mapRtdsmVintages, type RtdsmMapOptions, type RtdsmSeriesSummary } from './map-rtdsm-vintages.ts';
 import { parseRtdsmCsv } from './parse-rtdsm-csv.ts';
 
@@ -28,29 +26,18 @@ export function ingestRtdsmRawDir(
   sink: AtomicSink,
   options: RtdsmMapOptions = {},
 ): RtdsmIngestSummary {
-  let names: string[];
-  try {
-    names = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && !e.name.startsWith('.'))
-      .map((e) => e.name)
-      .sort();
-  } catch (cause) {
-    throw new InputError(
-      'RTDSM_RAW_DIR',
-      `raw directory ${dir}: cannot read it (${(cause as Error).message}); pass a folder of Philadelphia Fed RTDSM CSV files (one column per vintage)`,
-      { cause, context: { dir } },
-    );
-  }
-  return ingestRtdsmRawFiles(
-    names.map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(dir, name))) })),
-    sink,
-    options,
-  );
+  return ingestRtdsmRawFiles(readRawFolder(dir, RTDSM_FILES), sink, options);
 }
 
-/** Whether a CSV's first bytes are a RTDSM header. */
-const looksLikeRtdsm = (text: string) =>
-  /^\uFEFF?"?date"?\s*,\s*"?[A-Za-z]+\d{2}(Q[1-4]|M\d{1,2})\b/i.test(text.slice(0, 256));
+/** RTDSM tables as CSV: a DATE column, then one column per vintage (`ROUTPUT65Q4`, `PCPI98M11`). */
+const RTDSM_FILES: RawCsvFormat = {
+  code: 'RTDSM',
+  label: 'RTDSM',
+  looksLike: (head) => /^\uFEFF?"?date"?\s*,\s*"?[A-Za-z]+\d{2}(Q[1-4]|M\d{1,2})\b/i.test(head),
+  expected: 'a CSV whose header is DATE then one column per vintage (ROUTPUT65Q4, PCPI98M11)',
+  workbookHint:
+    'open the workbook and save its data sheet as CSV (DATE column, one column per vintage such as ROUTPUT65Q4)',
+};
 
 /**
  * Philadelphia Fed Real-Time Data Set files → atomic series `rtdsm:<VARIABLE>`. Each CSV is listed with
@@ -64,29 +51,8 @@ export function ingestRtdsmRawFiles(
   sink: AtomicSink,
   options: RtdsmMapOptions = {},
 ): RtdsmIngestSummary {
-  // A researcher's folder often holds several kinds of file (FRED-MD vintages beside RTDSM tables and a
-  // workbook): the CSVs of this format are read, the rest named in a warning, so none is dropped unsaid.
-  const isOwn = (f: { name: string; bytes: Uint8Array }) =>
-    /\.csv$/i.test(f.name) && looksLikeRtdsm(new TextDecoder('utf-8').decode(f.bytes.subarray(0, 256)));
-  const csv = files.filter(isOwn);
-  const skipped = files.filter((f) => !isOwn(f)).map((f) => f.name);
-  if (csv.length === 0) {
-    const workbook = files.find((f) => /\.xlsx?$/i.test(f.name));
-    if (workbook !== undefined) {
-      throw new InputError(
-        'RTDSM_XLSX',
-        `${workbook.name}: asof reads RTDSM files as CSV; open the workbook and save its data sheet as CSV ` +
-          '(DATE column, one column per vintage such as ROUTPUT65Q4), then remove the workbook from the raw_dir',
-        { context: { file: workbook.name } },
-      );
-    }
-    throw new InputError(
-      'RTDSM_NO_FILES',
-      `the RTDSM raw directory holds no RTDSM file (${files.length} file(s): ${files.map((f) => f.name).join(', ') || 'none'}); ` +
-        'each file must be a CSV whose header is DATE then one column per vintage (ROUTPUT65Q4, PCPI98M11)',
-      { context: { files: files.map((f) => f.name) } },
-    );
-  }
+  const { own: csv, skipped } = pickRawCsvFiles(files, RTDSM_FILES);
+
   const decoder = new TextDecoder('utf-8');
   const parsed = csv.map((f) => {
     sink.addInput({

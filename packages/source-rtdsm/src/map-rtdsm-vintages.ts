@@ -2,10 +2,10 @@ import type { Micros } from '@asof/calendar';
 import {
   AccountingTally,
   type AtomicSink,
+  emitVintageRows,
   type Frequency,
   InputError,
   SeriesInput,
-  type WithdrawalRow,
 } from '@asof/schema';
 import { defaultRegistry, type MacroPanelEntry, macroPanelMap, type Registry } from '@asof/taxonomy';
 import type { ParsedRtdsmCsv } from './parse-rtdsm-csv.ts';
@@ -162,22 +162,7 @@ export function mapRtdsmVintages(
     }
     if (rows.length === 0) continue;
     sink.addSeries(seriesInput(seriesId, variable, frequency, place, columns));
-    rows.sort((a, b) => a.timestamp - b.timestamp || a.available_at - b.available_at);
-    let withdrawals = 0;
-    for (const r of rows) {
-      const base: WithdrawalRow = {
-        series_id: seriesId,
-        timestamp: r.timestamp,
-        period_start: r.period_start,
-        available_at: r.available_at,
-        available_at_basis: 'vintage',
-        source_ref: r.source_ref,
-      };
-      if (r.value === null) {
-        sink.addWithdrawal(base);
-        withdrawals++;
-      } else sink.addObservation({ ...base, value: r.value });
-    }
+    const withdrawals = emitVintageRows(sink, seriesId, rows);
     series.push({
       seriesId,
       variable,

@@ -1,5 +1,4 @@
-import { InputError, implausibleValueProblem, printable } from '@asof/schema';
-import { readCsv } from './read-csv.ts';
+import { InputError, implausibleValueProblem, printable, readCsv } from '@asof/schema';
 import { parseVintageColumn, type RtdsmPeriod, type RtdsmVintage, rtdsmPeriod } from './rtdsm-dates.ts';
 
 /** A value cell: a number, or the text that is not one (dropped as bad_value). */

@@ -5,11 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endOfDayMicros } from '@asof/calendar';
-import { CollectingSink } from '@asof/schema';
+import { asOfView, CollectingSink } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { ingestRtdsmRawFiles } from './ingest-rtdsm-raw-dir.ts';
 import { parseVintageColumn, rtdsmVintageAvailableAt } from './rtdsm-dates.ts';
-import { asOfView } from './test-as-of.ts';
 
 const macro = fileURLToPath(new URL('../../../../shared/fixtures/real-archive/macro', import.meta.url));
 const FILES = {

@@ -1,7 +1,7 @@
-import type { CollectingSink } from '@asof/schema';
+import type { CollectingSink } from './atomic-sink.ts';
 
 /**
- * The as-of view at `t` of what a CollectingSink holds, computed independently of the source (tests only):
+ * The as-of view at `t` of what a CollectingSink holds, computed independently of the source's rows (for tests of every source):
  * per (series_id, timestamp) the row with the greatest available_at <= t; a withdrawal there means no value.
  * Returns series_id → timestamp → value.
  */

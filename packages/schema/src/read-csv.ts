@@ -1,4 +1,4 @@
-import { InputError } from '@asof/schema';
+import { InputError } from './asof-error.ts';
 
 /** One CSV record: its cells and the 1-based line it starts on (for messages). */
 export interface CsvRecord {
