@@ -549,3 +549,20 @@ describe.skipIf(!hasReal)('EDGAR index files are accounted too (needs ../shared/
     }
   });
 });
+
+describe.skipIf(!hasArchive)(
+  'EDGAR submissions without their companyfacts (needs ../shared/fixtures/real-archive/sec)',
+  () => {
+    it('FNMA (OTC), CARBO (delisted, with its overflow page), EXPE and TWO: no rows, every filing counted no_companyfacts', async () => {
+      const names = readdirSync(ARCHIVE).filter((n) => /^submissions_/.test(n) && !/JPM/.test(n));
+      const sink = new CollectingSink();
+      await ingestEdgarRawDir(rawDirOf(names.map((n) => join(ARCHIVE, n))), sink);
+      expect(sink.observations).toEqual([]);
+      expect(sink.accounting.map((a) => a.file).sort()).toEqual([...names].sort());
+      for (const a of sink.accounting)
+        expect(a).toMatchObject({ mapped: 0, dropped: { no_companyfacts: a.read } });
+      // CARBO's overflow page holds 205 filings back to its listing years.
+      expect(sink.accounting.find((a) => /submissions-001_CARBO/.test(a.file))?.read).toBe(205);
+    });
+  },
+);

@@ -262,6 +262,17 @@ export function ingestEdgarRawFiles(
       ticker: tickerOf.get(cik) ?? subTicker ?? null,
     });
   }
+  // The filing index of a company whose companyfacts are not in the folder dates nothing: its rows are dropped
+  // (and warned about through the accounting), not counted as used.
+  const unused = [
+    ...[...subs].filter(([cik]) => !facts.has(cik)).map(([, sub]) => sub.where),
+    ...[...pages].filter(([cik]) => !facts.has(cik)).flatMap(([, list]) => list.map((p) => p.where)),
+  ];
+  for (const name of unused) {
+    const t = new AccountingTally('edgar', name, 'filing');
+    t.drop('no_companyfacts', indexTallies.get(name)!.entry().read);
+    indexTallies.set(name, t);
+  }
   for (const name of [...indexTallies.keys()].sort()) sink.addAccounting(indexTallies.get(name)!.entry());
   return ingestEdgarPayloads(companies, sink, options);
 }
