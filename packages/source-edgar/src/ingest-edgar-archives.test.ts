@@ -280,6 +280,15 @@ describe.skipIf(!hasArchive)(
       expect(value(recent, id, '2020-12-31', at('2023-02-04'))).toBe(2.96);
     });
 
+    it('NEE 4:1 split of October 2020: FY2019 diluted EPS 7.76 until the next 10-K restated it to 1.94', async () => {
+      // Both values are in the one 2021 download, under the unit key USD: each is the vintage of its filing.
+      const id = 'edgar:0000753308:eps-diluted:A';
+      const b = await build([A('companyfacts_CIK0000753308_NEE_vintage2021-07_full.json')]);
+      expect(value(b, id, '2019-12-31', at('2020-06-30'))).toBe(7.76);
+      expect(value(b, id, '2019-12-31', at('2021-02-12'))).toBe(7.76);
+      expect(value(b, id, '2019-12-31', at('2021-02-13'))).toBe(1.94);
+    });
+
     it('HD fiscal year ending ~Feb 1: Q4 derived from the 2021 download', async () => {
       const hd = A('companyfacts_CIK0000354950_HD_vintage2021-07_full.json');
       const b = await build([hd]);
