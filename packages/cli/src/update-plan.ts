@@ -133,7 +133,7 @@ export function planUpdate(
       plan.sources.push({
         source,
         action: 'rerun',
-        reason: known ? 'live or synthetic' : 'not a raw folder',
+        reason: known ? 'live or synthetic' : 'read again on every update (vintage tables, generated data)',
       });
       continue;
     }
