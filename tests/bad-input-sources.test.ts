@@ -96,7 +96,7 @@ describe('pipelines that would build nothing', () => {
     // Issue 49: an unknown file in a price folder is not skipped without a word.
     const dir = rawDir({ 'notes.csv': 'Ticker,Name\nABC,Abc Corp\n' });
     expect(await refused('unknown-format', 'ingest', 'prices', '--raw-dir', dir)).toMatch(
-      /^asof ingest: notes\.csv: not a known price file format \(line 1 is "Ticker,Name"\); known formats: .*lean_daily.*zipline_csvdir/,
+      /^asof ingest: notes\.csv: not a known price file format \(line 1 is "Ticker,Name"\); known formats: .*zipline csvdir.*QuantConnect\/Lean daily/,
     );
   });
 
