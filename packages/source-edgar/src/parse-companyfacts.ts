@@ -189,11 +189,21 @@ export function parseCompanyfactsDownloads(
       m.concepts.forEach((name, rank) => {
         const c = o.concepts.get(splitConcept(name).join(':'));
         if (!c) return;
+        // What the filing also reports under the category's unit: a copy of it under another unit key (ISRG's
+        // 2010 10-Qs tag each EPS twice, once as `pure`) loses nothing and is counted a duplicate.
+        const held = new Set<string>();
+        for (const [unitKey, rows] of Object.entries(c.concept.units)) {
+          if (categoryUnit(unitKey, m) !== chosenUnit) continue;
+          for (const f of rows) held.add(`${f.start ?? ''}|${f.end}|${f.accn}|${f.val}`);
+        }
         for (const [unitKey, rows] of Object.entries(c.concept.units)) {
           const first = c.firstId.get(unitKey)!;
           const unit = categoryUnit(unitKey, m);
           if (unit === null || unit !== chosenUnit) {
-            for (let i = 0; i < rows.length; i++) ledger.drop(first + i, `unit:${unitKey}`);
+            rows.forEach((f, i) => {
+              const copy = held.has(`${f.start ?? ''}|${f.end}|${f.accn}|${f.val}`);
+              ledger.drop(first + i, copy ? 'duplicate' : `unit:${unitKey}`);
+            });
             continue;
           }
           rows.forEach((f, i) => {
