@@ -10,7 +10,7 @@ import { REPO, writeTinyPipeline } from './helpers.ts';
 // the work and between the steps of the switch — and interrupted once with SIGINT. After each, the path
 // still shows a complete output that verifies; after the next asof command (any: `verify` here) no temp
 // path is left anywhere (the output's store, beside it, the system temp folder, the registry); and a rerun
-// gives the same dataset_id. Each child gets its own TMPDIR and state folder, so "nothing left" is exact.
+// after the last kill of each command gives the same dataset_id. Each child gets its own TMPDIR and state folder, so "nothing left" is exact.
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'asof-kill-')));
 const state = join(work, '.state');
 const systmp = join(work, '.systmp');
@@ -147,6 +147,10 @@ describe.each(['build', 'split', 'baselines', 'score'])('kills during asof %s', 
       const next = await runChild(['verify', output.build]);
       expect(next.code, next.stderr).toBe(0);
       expect(leftovers()).toEqual([]);
+      // Each kill leaves the same state (the previous output intact and verified, no temp path left, both
+      // checked above), so one rerun per command, after its last fault point, checks what a rerun after each
+      // would, once (issue 50): it succeeds and gives the same output.
+      if (point !== points[points.length - 1]) return;
       const rerun = await runChild(cmd[name]);
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(fingerprint(name)).toBe(before);
