@@ -30,7 +30,9 @@ function lane(name, command, cwd) {
 
 const started = Date.now();
 const [e2e, packages] = await Promise.all([
-  lane('e2e', 'npm run typecheck && npm run lint && npm test', join(repo, 'tests')),
+  // The tests first (the long part), then the type-check and lint of tests/; a failure of one does not hide
+  // the others' results, as nx runs every task of the other lane.
+  lane('e2e', 'npm test; t=$?; npm run typecheck; c=$?; npm run lint; l=$?; exit $((t | c | l))', join(repo, 'tests')),
   lane(
     'packages',
     'nx run-many -t typecheck lint test --exclude=@asof/tests --parallel=1 --outputStyle=static',

@@ -47,7 +47,12 @@ beforeAll(async () => {
   // Non-overlapping origins (≥ H steps apart): the Diebold–Mariano verdicts are valid. The split holds the 40
   // driftless random walks alone (issue 50): each series' origins, inputs and baselines depend on that series
   // only, so the verdicts are the whole split's, without fitting ARIMA and GARCH to the other 960 series.
-  await runSplit({ manifestPath: universeManifest, outDir: split.abs, dm: true, series: [...randomWalkSeries] });
+  await runSplit({
+    manifestPath: universeManifest,
+    outDir: split.abs,
+    dm: true,
+    series: [...randomWalkSeries],
+  });
   const splitManifest = join(split.abs, 'manifest.json');
   const baselines = join(out.abs, 'baselines.parquet');
   mkdirSync(out.abs, { recursive: true });
