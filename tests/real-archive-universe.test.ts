@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IngestAccounting } from '@asof/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, SHARED } from './helpers.ts';
 
@@ -22,19 +23,10 @@ const ARCHIVE = join(SHARED, 'fixtures/real-archive');
 const REAL = join(SHARED, 'fixtures/real');
 const have = existsSync(ARCHIVE) && existsSync(REAL);
 
-interface Accounting {
-  source: string;
-  file: string;
-  record: string;
-  read: number;
-  mapped: number;
-  dropped: Record<string, number>;
-  mappable: number;
-}
 interface Manifest {
   inputs: { source: string; key: string }[];
   warnings: { code: string; message: string }[];
-  summary: { series: number; eval_targets: number; ingest_accounting: Accounting[] };
+  summary: { series: number; eval_targets: number; ingest_accounting: IngestAccounting[] };
 }
 
 /** A folder of links to every entry of `sources` (files and Lean's subfolders alike; nothing is copied). */

@@ -397,16 +397,7 @@ export function parseMembershipFile(
     changes.push({ entity_id: entity, universe, action, effective_date: date, announced, note: null, row });
   if (shape === 'index_changes') {
     for (const { line, row } of data) {
-      const cells = splitCsvLine(line, ',');
-      if (cells.length !== 3) {
-        throw new InputError(
-          'MEMBERSHIP_CSV_RAGGED',
-          `${file} line ${row}: ${cells.length} fields, the header has 3`,
-          {
-            context: { file, row },
-          },
-        );
-      }
+      const cells = threeCells(line, file, row);
       const date = checkedDate(cells[0], file, row, 'date');
       for (const [k, action] of [
         [1, 'add'],
@@ -421,16 +412,7 @@ export function parseMembershipFile(
   if (shape === 'ticker_spans') {
     const spells = new Map<string, { start: string; end: string | null; row: number }[]>();
     for (const { line, row } of data) {
-      const cells = splitCsvLine(line, ',');
-      if (cells.length !== 3) {
-        throw new InputError(
-          'MEMBERSHIP_CSV_RAGGED',
-          `${file} line ${row}: ${cells.length} fields, the header has 3`,
-          {
-            context: { file, row },
-          },
-        );
-      }
+      const cells = threeCells(line, file, row);
       const entity = tickerEntity(cells[0], file, row, 'ticker');
       const start = checkedDate(cells[1], file, row, 'start_date');
       const end = cells[2].trim() === '' ? null : checkedDate(cells[2], file, row, 'end_date');
@@ -531,4 +513,19 @@ export function ingestMembershipCsv(
     entities: new Set(parsed.changes.map((c) => c.entity_id)).size,
     universes: [...new Set(parsed.changes.map((c) => c.universe))].sort(),
   };
+}
+
+/** The three cells of a row of an S&P change list or span file; another count is MEMBERSHIP_CSV_RAGGED. */
+function threeCells(line: string, file: string, row: number): string[] {
+  const cells = splitCsvLine(line, ',');
+  if (cells.length !== 3) {
+    throw new InputError(
+      'MEMBERSHIP_CSV_RAGGED',
+      `${file} line ${row}: ${cells.length} fields, the header has 3`,
+      {
+        context: { file, row },
+      },
+    );
+  }
+  return cells;
 }
