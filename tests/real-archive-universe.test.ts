@@ -101,6 +101,10 @@ describe.skipIf(!have)(
       // Lean's fb of 1999-2003 and the FB of 2012 are two entities.
       expect([...priced]).toEqual(expect.arrayContaining(['FB', 'FB_19990929']));
       expect(buildLog).toMatch(/membership of \d+ entities in sp500/);
+      expect(buildLog).toMatch(
+        /fredmd: \d+ series from 22 vintage files \(fredmd:1999-08 … fredmd:2020-07\)/,
+      );
+      expect(buildLog).toMatch(/rtdsm: 2 series from 2 files/);
     });
 
     it('accounts for every input file: one entry each, read = mapped + dropped, no EPS lost', () => {

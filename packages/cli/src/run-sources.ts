@@ -184,7 +184,7 @@ export async function runSources(
       registry: options.registry,
     });
     log(
-      `fredmd: ${s.series} series from ${s.files} vintage files (${s.vintages[0] ?? '-'} … ${s.vintages.at(-1) ?? '-'}), ` +
+      `fredmd: ${s.series.length} series from ${s.files} vintage files (${s.vintages[0] ?? '-'} … ${s.vintages.at(-1) ?? '-'}), ` +
         `${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals), ${s.unmapped.length} series not in the taxonomy`,
     );
   }
@@ -194,7 +194,7 @@ export async function runSources(
       registry: options.registry,
     });
     log(
-      `rtdsm: ${s.series} series from ${s.files} files, ${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals)`,
+      `rtdsm: ${s.series.length} series from ${s.files} files, ${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals)`,
     );
   }
 

@@ -53,8 +53,12 @@ export function pickRawCsvFiles<F extends NamedRawFile>(
   const decoder = new TextDecoder('utf-8');
   const isOwn = (f: F) =>
     /\.csv$/i.test(f.name) && format.looksLike(decoder.decode(f.bytes.subarray(0, 256)));
-  const own = files.filter(isOwn);
-  const skipped = files.filter((f) => !isOwn(f)).map((f) => f.name);
+  const own: F[] = [];
+  const skipped: string[] = [];
+  for (const f of files) {
+    if (isOwn(f)) own.push(f);
+    else skipped.push(f.name);
+  }
   if (own.length > 0) return { own, skipped };
   const workbook = files.find((f) => /\.xlsx?$/i.test(f.name));
   if (workbook !== undefined) {

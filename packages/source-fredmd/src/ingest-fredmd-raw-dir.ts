@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type AtomicSink, InputError, pickRawCsvFiles, type RawCsvFormat, readRawFolder } from '@asof/schema';
+import {
+  type AtomicSink,
+  InputError,
+  type NamedRawFile,
+  pickRawCsvFiles,
+  type RawCsvFormat,
+  readRawFolder,
+} from '@asof/schema';
 import { checkVintage, vintageFromName } from './fredmd-dates.ts';
 import { type FredmdMapOptions, type FredmdSeriesSummary, mapFredmdVintages } from './map-fredmd-vintages.ts';
 import { parseFredmdCsv } from './parse-fredmd-csv.ts';
@@ -28,11 +35,8 @@ export interface FredmdIngestSummary {
   skipped: string[];
 }
 
-/** A raw file: its name relative to the raw directory and its bytes. */
-export interface FredmdRawFile {
-  name: string;
-  bytes: Uint8Array;
-}
+/** A raw file of a FRED-MD folder: its name and bytes. */
+export type FredmdRawFile = NamedRawFile;
 
 /**
  * Reads every FRED-MD / FRED-QD vintage CSV in `dir` (not recursive, sorted by name) into `sink`; see

@@ -6,6 +6,7 @@ import {
   type Frequency,
   InputError,
   SeriesInput,
+  zodInputError,
 } from '@asof/schema';
 import { fredmdVintageAvailableAt } from './fredmd-dates.ts';
 import {
@@ -296,13 +297,7 @@ function seriesInput(s: SeriesState, tcodeChanges: string[]): SeriesInput {
     universe_kind: 'point_in_time' as const,
   };
   const parsed = SeriesInput.safeParse(input);
-  if (!parsed.success) {
-    throw new InputError(
-      'FREDMD_BAD_SERIES',
-      `${panel} ${s.mnemonic}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      { context: { series_id: s.seriesId } },
-    );
-  }
+  if (!parsed.success) throw zodInputError('FREDMD_BAD_SERIES', `${panel} ${s.mnemonic}`, parsed.error);
   return parsed.data;
 }
 

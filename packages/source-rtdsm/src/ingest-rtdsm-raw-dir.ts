@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { type AtomicSink, pickRawCsvFiles, type RawCsvFormat, readRawFolder } from '@asof/schema';
+import {
+  type AtomicSink,
+  type NamedRawFile,
+  pickRawCsvFiles,
+  type RawCsvFormat,
+  readRawFolder,
+} from '@asof/schema';
 import { mapRtdsmVintages, type RtdsmMapOptions, type RtdsmSeriesSummary } from './map-rtdsm-vintages.ts';
 import { parseRtdsmCsv } from './parse-rtdsm-csv.ts';
 
@@ -15,10 +21,8 @@ export interface RtdsmIngestSummary {
   skipped: string[];
 }
 
-export interface RtdsmRawFile {
-  name: string;
-  bytes: Uint8Array;
-}
+/** A raw file of a RTDSM folder: its name and bytes. */
+export type RtdsmRawFile = NamedRawFile;
 
 /** Reads every RTDSM CSV in `dir` (not recursive, sorted by name) into `sink`; see `ingestRtdsmRawFiles`. */
 export function ingestRtdsmRawDir(
@@ -42,9 +46,9 @@ const RTDSM_FILES: RawCsvFormat = {
 /**
  * Philadelphia Fed Real-Time Data Set files → atomic series `rtdsm:<VARIABLE>`. Each CSV is listed with
  * sink.addInput { source 'rtdsm', key, sha256, bytes } and gets one accounting entry. A workbook (`.xlsx`,
- * `.xls`, as the Philadelphia Fed publishes the data set) is refused with the hint to export it as CSV
- * (RTDSM_XLSX: reading the Office Open XML zip needs a dependency asof does not take); other files are
- * skipped with a warning. See mapRtdsmVintages for the rows.
+ * `.xls`, as the Philadelphia Fed publishes the data set) and other files beside the RTDSM CSVs are skipped
+ * with a warning; a folder with only a workbook is refused with the hint to export it as CSV (RTDSM_XLSX:
+ * reading the Office Open XML zip needs a dependency asof does not take). See mapRtdsmVintages for the rows.
  */
 export function ingestRtdsmRawFiles(
   files: readonly RtdsmRawFile[],

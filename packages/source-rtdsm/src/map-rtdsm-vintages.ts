@@ -6,6 +6,7 @@ import {
   type Frequency,
   InputError,
   SeriesInput,
+  zodInputError,
 } from '@asof/schema';
 import { defaultRegistry, type MacroPanelEntry, macroPanelMap, type Registry } from '@asof/taxonomy';
 import type { ParsedRtdsmCsv } from './parse-rtdsm-csv.ts';
@@ -232,12 +233,6 @@ function seriesInput(
     universe_kind: 'point_in_time' as const,
   };
   const parsed = SeriesInput.safeParse(input);
-  if (!parsed.success) {
-    throw new InputError(
-      'RTDSM_BAD_SERIES',
-      `RTDSM ${variable}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      { context: { series_id: seriesId } },
-    );
-  }
+  if (!parsed.success) throw zodInputError('RTDSM_BAD_SERIES', `RTDSM ${variable}`, parsed.error);
   return parsed.data;
 }
