@@ -1,7 +1,7 @@
 import {
+  AsofError,
   type BuildWarning,
   type IngestAccounting,
-  InputError,
   type Manifest,
   OUT_OF_SCOPE_REASONS,
   type RawInput,
@@ -21,9 +21,10 @@ export function settleAccounting(entries: readonly IngestAccounting[]): IngestAc
   for (const e of entries) {
     const dropped = Object.values(e.dropped).reduce((a, b) => a + b, 0);
     if (e.mapped + dropped !== e.read || e.mappable > e.read || e.mappable < 0) {
-      throw new InputError(
+      throw new AsofError(
         'ACCOUNTING_MISMATCH',
         `${e.source} ${e.file}: ${e.read} ${e.record}s read but ${e.mapped} mapped + ${dropped} dropped (mappable ${e.mappable}); this is a bug in asof's ${e.source} reader, please report it with the file`,
+        { context: { source: e.source, file: e.file } },
       );
     }
   }
