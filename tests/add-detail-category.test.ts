@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
 import type { SeriesInput } from '@asof/schema';
 import { loadRegistry, unitKey, unitTasks } from '@asof/taxonomy';
@@ -92,6 +92,25 @@ const asofIn = (args: string[]) =>
   run(copy, process.execPath, [join(copy, 'packages/cli/bin/asof.mjs'), ...args]);
 let unit: { scope: string; category: string; detail_category: string; frequency: 'M' };
 let fredId: string;
+/** The copy's registry before steps 1–3. */
+let registryBefore: ReturnType<typeof loadRegistry>;
+
+/**
+ * Takes the README's rows out of the copy's registry files, for a checkout where someone has followed the steps
+ * by hand (the rows are already there: appended again they would be duplicate units). Returns whether any was.
+ */
+function removeReadmeRows(rows: Map<string, string[]>): boolean {
+  let found = false;
+  for (const [file, lines] of rows) {
+    const path = join(registryDir, file);
+    const text = readFileSync(path, 'utf8');
+    const kept = text.split('\n').filter((l) => !lines.includes(l));
+    if (kept.length === text.split('\n').length) continue;
+    found = true;
+    writeFileSync(path, kept.join('\n'));
+  }
+  return found;
+}
 
 beforeAll(() => {
   scratchCheckout(copy);
@@ -109,9 +128,15 @@ beforeAll(() => {
   });
   unit = { scope, category, detail_category, frequency: 'M' };
   fredId = rows.get('fred-catalog.tsv')![0].split('\t')[0];
+  // Followed by hand already: the golden manifest of the registry without the rows is step 5's "before".
+  if (removeReadmeRows(rows)) {
+    const g = run(copy, 'npm', ['run', 'golden:default']);
+    expect(g.code, g.out).toBe(0);
+  }
+  registryBefore = loadRegistry(registryDir);
   // Steps 1–3, literally: append the README's rows to the files it names.
   for (const [file, lines] of rows) appendFileSync(join(registryDir, file), `${lines.join('\n')}\n`);
-}, 120_000);
+}, 600_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("README's adding a detail category, for an evaluated extension unit", () => {
@@ -131,7 +156,7 @@ describe("README's adding a detail category, for an evaluated extension unit", (
       is_synthetic: false,
       universe_kind: 'point_in_time',
     };
-    const registry = loadRegistry(); // this checkout's registry: without the new unit
+    const registry = registryBefore;
     const duck = await Duck.open();
     try {
       await createStagingTables(duck);
@@ -221,8 +246,14 @@ describe("README's adding a detail category, for an evaluated extension unit", (
 
   it('step 5: npm run golden:default rewrites only the registry hashes and dataset_id of the golden manifest', () => {
     const before = JSON.parse(readFileSync(join(copy, 'manifests', 'default.json'), 'utf8'));
+    // The user's own out/default: the golden's build goes elsewhere and leaves it as it is.
+    const mine = join(copy, 'out', 'default', 'mine.txt');
+    mkdirSync(dirname(mine), { recursive: true });
+    writeFileSync(mine, 'my own build\n');
     const g = run(copy, 'npm', ['run', 'golden:default']);
     expect(g.code, g.out).toBe(0);
+    expect(readdirSync(join(copy, 'out', 'default'))).toEqual(['mine.txt']);
+    expect(existsSync(join(copy, 'out', '.asof', 'default'))).toBe(false);
     const after = JSON.parse(readFileSync(join(copy, 'manifests', 'default.json'), 'utf8'));
     const changed = Object.keys(after).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(before[k]));
     expect(changed.sort()).toEqual(['dataset_id', 'registry']);

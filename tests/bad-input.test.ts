@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vegaDataDir } from '@asof/source-embedded';
 import { describe, expect, it } from 'vitest';
-import { asof, REPO, scratchOut } from './helpers.ts';
+import { asof, SCRATCH, scratchOut } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-bad-'));
 function pipeline(name: string, body: unknown): string {
@@ -83,7 +83,7 @@ describe('bad input', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/sp500-2000\.csv line 101, field '\w+': expected a number, got "n\/a"/);
     expect(existsSync(out.abs)).toBe(false);
-    expect(readdirSync(join(REPO, 'out')).filter((f) => f.includes('doctored'))).toEqual([]);
+    expect(readdirSync(SCRATCH).filter((f) => f.includes('doctored'))).toEqual([]);
   });
 
   it('an unknown command or option exits 2 with a hint', async () => {

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
-import { PipelineConfig } from '@asof/schema';
 import {
   type Forecaster,
   type ForecastTask,
@@ -13,18 +11,19 @@ import {
 } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';
-import { poisonUniverse } from './poison-universe.ts';
+import { CANARY_T, canaryFixture } from './shared-fixtures.ts';
 
 // The leakage canary (SPEC §8): poison everything published after t — every row with available_at > t gets a
 // wildly different value and a later available_at (same timestamps), and every older value gets a wild
 // "revision" published after t. Whatever the split and the baselines produce for origins <= t must not move.
-const T = '2021-06-15T00:00:00Z';
-const clean = scratchOut('canary-clean');
-const poisoned = scratchOut('canary-poisoned');
+// The universes are the run's shared canary (shared-fixtures.ts: built once, read only).
+const T = CANARY_T;
+const clean = { abs: '' };
+const poisoned = { abs: '' };
 const splitClean = scratchOut('canary-split-clean');
 const splitPoisoned = scratchOut('canary-split-poisoned');
 afterAll(() => {
-  for (const d of [clean, poisoned, splitClean, splitPoisoned]) removeOutput(d.abs);
+  for (const d of [splitClean, splitPoisoned]) removeOutput(d.abs);
 });
 
 async function query<T>(sql: string): Promise<T[]> {
@@ -68,17 +67,9 @@ let splitCleanManifest: Awaited<ReturnType<typeof runSplit>>['manifest'];
 let splitPoisonedManifest: Awaited<ReturnType<typeof runSplit>>['manifest'];
 
 beforeAll(async () => {
-  const config = PipelineConfig.parse({
-    name: 'canary',
-    eval_start: '2020-01-01',
-    sources: {
-      embedded: { synthetic: { seed: 7, start: '2017-01-02', end: '2022-12-30', instruments: 2 } },
-      fred: { synthetic: { seed: 7, start: '2015-01-01', end: '2022-12-31', count: 3 } },
-      edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
-    },
-  });
-  await buildUniverse({ config, outDir: clean.abs });
-  await poisonUniverse(clean.abs, poisoned.abs, T);
+  const canary = await canaryFixture();
+  clean.abs = canary.clean;
+  poisoned.abs = canary.poisoned;
   const options = {
     origins: 'all' as const,
     embargo: 'P7D',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshBundle } from '@asof/cli/bundle';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binBuildFingerprint, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
+import { binBuildFingerprint, removeOutput, SCRATCH, writeTinyPipeline } from './helpers.ts';
 
 // The bin runs an esbuild bundle of asof's sources while it is fresh, else the sources through tsx
 // (docs/decisions/0038). Both must build the same bytes.
@@ -15,7 +15,7 @@ afterAll(() => {
 });
 
 function build(pipeline: string, how: 'bundle' | 'tsx'): string {
-  const out = join(REPO, 'out', `test-bundle-${how}-${process.pid}`);
+  const out = join(SCRATCH, `test-bundle-${how}-${process.pid}`);
   outs.push(out);
   return binBuildFingerprint(pipeline, out, { ...process.env, ASOF_BUNDLE: how === 'tsx' ? 'off' : '' });
 }

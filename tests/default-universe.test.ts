@@ -1,25 +1,28 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, asofBin, REPO, removeOutput, scratchOut } from './helpers.ts';
+import { defaultFixture } from './shared-fixtures.ts';
 
-const first = scratchOut('default-a');
+// The first build is the run's shared default universe (shared-fixtures.ts: `asof build pipelines/default.json`
+// from the repository root), read only; the second is this file's own, for the determinism check.
+const first = { abs: '', rel: '' };
 const second = scratchOut('default-b');
 const fintsb = scratchOut('default-fintsb');
 let manifest: Manifest;
 let buildOutput = '';
 
 beforeAll(async () => {
-  const r = await asof('build', 'pipelines/default.json', '--out', first.rel);
-  buildOutput = r.stdout + r.stderr;
-  expect(r.code, r.stderr).toBe(0);
+  const built = await defaultFixture();
+  first.abs = built.universe;
+  first.rel = relative(REPO, built.universe);
+  buildOutput = built.buildLog;
   manifest = readManifest(join(first.abs, 'manifest.json'));
 });
 afterAll(() => {
-  removeOutput(first.abs);
   removeOutput(second.abs);
   removeOutput(fintsb.abs);
 });

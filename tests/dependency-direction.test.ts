@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers.ts';
 
@@ -35,6 +35,76 @@ function workspacePackages(): Pkg[] {
     walk(join(root, dir));
     return { name: json.name, dir, deps, sourceImports: [...sourceImports] };
   });
+}
+
+const TEST_KIT = '@asof/test-kit';
+
+/** What a package ships, as far as the test kit is concerned. */
+interface Shipped {
+  name: string;
+  private: boolean;
+  /** `dependencies`, `peerDependencies` and `optionalDependencies`: what installing the package brings. */
+  runtimeDeps: string[];
+  /** Each `@asof/...` specifier in the package's shipped files (src/ without its *.test.ts, and bin/). */
+  shippedImports: { file: string; spec: string }[];
+}
+
+function shippedPackages(): Shipped[] {
+  const root = join(REPO, 'packages');
+  return readdirSync(root).map((dir) => {
+    const json = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    const shippedImports: Shipped['shippedImports'] = [];
+    const walk = (d: string) => {
+      if (!existsSync(d)) return;
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.name === 'node_modules') continue;
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(ts|mts|js|mjs)$/.test(e.name) && !e.name.endsWith('.test.ts')) {
+          // Any string literal naming a package: static, dynamic and side-effect imports alike.
+          for (const m of readFileSync(p, 'utf8').matchAll(/['"](@asof\/[^'"\s]+)['"]/g)) {
+            shippedImports.push({ file: relative(REPO, p), spec: m[1] });
+          }
+        }
+      }
+    };
+    walk(join(root, dir, 'src'));
+    walk(join(root, dir, 'bin'));
+    return {
+      name: json.name,
+      private: json.private === true,
+      runtimeDeps: Object.keys({
+        ...json.dependencies,
+        ...json.peerDependencies,
+        ...json.optionalDependencies,
+      }),
+      shippedImports,
+    };
+  });
+}
+
+/**
+ * The test kit stays out of everything a library ships (issue 50): no package's shipped source imports it
+ * and no package lists it outside `devDependencies`, and the kit itself is private. The CLI bundle is built
+ * from packages/cli/src/main.ts and the @asof sources it reaches, all of them shipped files, so this keeps
+ * the kit out of the bundle too. Tests, benches and scripts import it freely; a source package's
+ * devDependency on it is no edge between sources (the kit's own dependencies on the sources are the kit's).
+ */
+export function testKitLeaks(pkgs: Shipped[]): string[] {
+  const bad: string[] = [];
+  const kit = pkgs.find((p) => p.name === TEST_KIT);
+  if (kit === undefined) bad.push(`${TEST_KIT} is not a workspace package`);
+  else if (!kit.private) bad.push(`${TEST_KIT} is not private`);
+  for (const p of pkgs) {
+    if (p.name === TEST_KIT) continue;
+    if (p.runtimeDeps.includes(TEST_KIT))
+      bad.push(`${p.name} lists ${TEST_KIT} outside devDependencies (a library must not install it)`);
+    for (const i of p.shippedImports) {
+      if (i.spec.split('/').slice(0, 2).join('/') === TEST_KIT)
+        bad.push(`${i.file} imports ${i.spec} (only tests, benches and scripts may)`);
+    }
+  }
+  return bad;
 }
 
 /** The allowed-edge rules of SPEC §2. Returns the forbidden edges. */
@@ -79,5 +149,32 @@ describe('dependency direction', () => {
     expect(bad).toContain('@asof/source-fred → @asof/source-edgar (sources never depend on each other)');
     expect(bad).toContain('@asof/scoring → @asof/duck (scoring depends only on schema and manifest)');
     expect(bad.some((b) => b.includes('deep import'))).toBe(true);
+  });
+
+  it("keeps @asof/test-kit private and out of every library's shipped source and dependencies", () => {
+    expect(testKitLeaks(shippedPackages())).toEqual([]);
+  });
+
+  it('catches a library that imports or depends on the test kit, and a public kit', () => {
+    const kit = { name: TEST_KIT, private: true, runtimeDeps: ['@asof/split'], shippedImports: [] };
+    const lib = (over: Partial<Shipped>): Shipped => ({
+      name: '@asof/split',
+      private: true,
+      runtimeDeps: [],
+      shippedImports: [],
+      ...over,
+    });
+    expect(testKitLeaks([kit, lib({})])).toEqual([]);
+    expect(testKitLeaks([kit, lib({ runtimeDeps: [TEST_KIT] })])).toEqual([
+      '@asof/split lists @asof/test-kit outside devDependencies (a library must not install it)',
+    ]);
+    expect(
+      testKitLeaks([
+        kit,
+        lib({ name: '@asof/cli', shippedImports: [{ file: 'packages/cli/bin/x.mjs', spec: TEST_KIT }] }),
+      ]),
+    ).toEqual(['packages/cli/bin/x.mjs imports @asof/test-kit (only tests, benches and scripts may)']);
+    expect(testKitLeaks([{ ...kit, private: false }, lib({})])).toEqual(['@asof/test-kit is not private']);
+    expect(testKitLeaks([lib({})])).toEqual(['@asof/test-kit is not a workspace package']);
   });
 });

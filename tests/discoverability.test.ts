@@ -2,7 +2,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, writeTinyPipeline } from './helpers.ts';
+import { asofIn } from './helpers.ts';
+import { linkShared, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 16: a newcomer finds series, reads them in their own period terms, cuts a small split and scores
 // it from the split manifest alone; every command says what to run next.
@@ -11,9 +12,10 @@ process.env.ASOF_STATE_DIR = join(work, '.state');
 const run = (...argv: string[]) => asofIn(work, ...argv);
 
 beforeAll(async () => {
-  const r = await run('build', writeTinyPipeline(work), '--out', 'u');
-  expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toMatch(/^next: asof series --data u --search cpi$/m);
+  // The run's shared tiny universe (built with `asof build tiny.json --out u`), linked as `u`: read only.
+  const tiny = await tinyFixture();
+  expect(tiny.buildLog).toMatch(/^next: asof series --data u --search cpi$/m);
+  linkShared(work, { u: tiny.universe });
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

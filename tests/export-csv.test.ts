@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, writeTinyPipeline } from './helpers.ts';
+import { asofIn } from './helpers.ts';
 import { pythonWith, requirePython } from './python-available.ts';
+import { linkShared, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 17: `asof export csv` of a universe and of a split; Debian's pandas (no pyarrow) reads every CSV
 // with the row count its manifest states, the instants as UTC datetimes and the period labels.
@@ -15,8 +16,9 @@ const pandas = pythonWith('import pandas');
 const hasPandas = requirePython(pandas, 'python3-pandas', 'the pandas reading of asof export csv');
 
 beforeAll(async () => {
-  expect((await run('build', writeTinyPipeline(work), '--out', 'u')).code).toBe(0);
-  expect((await run('split', '--manifest', 'u/manifest.json', '--out', 's')).code).toBe(0);
+  // The run's shared tiny universe and its default split, linked: exports only read them.
+  const tiny = await tinyFixture();
+  linkShared(work, { u: tiny.universe, s: tiny.split });
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

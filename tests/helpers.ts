@@ -1,12 +1,30 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '@asof/cli';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const SHARED = join(REPO, '..', 'shared');
+
+/**
+ * The run's scratch folder, outside the checkout (global-setup.ts makes it and removes it at the end): tests
+ * never write into the repository's out/, which is the user's (issue 50). Outside vitest (a script importing
+ * these helpers) a fresh temporary folder.
+ */
+export const SCRATCH: string = (() => {
+  let root: string | undefined;
+  try {
+    root = inject('scratchRoot');
+  } catch {
+    root = undefined;
+  }
+  if (root === undefined) root = mkdtempSync(join(tmpdir(), 'asof-tests-'));
+  mkdirSync(root, { recursive: true });
+  return root;
+})();
 
 export interface CliRun {
   code: number;
@@ -93,9 +111,9 @@ export function removeOutput(abs: string): void {
   rmSync(join(dirname(abs), '.asof', basename(abs)), { recursive: true, force: true });
 }
 
-/** A fresh output path under out/. */
+/** A fresh output path in the run's scratch folder; `rel` is relative to the repository (the CLI's cwd here). */
 export function scratchOut(name: string): { abs: string; rel: string } {
-  const abs = join(REPO, 'out', `test-${name}-${process.pid}`);
+  const abs = join(SCRATCH, `test-${name}-${process.pid}`);
   removeOutput(abs);
   return { abs, rel: relative(REPO, abs) };
 }

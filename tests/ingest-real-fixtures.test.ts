@@ -198,10 +198,10 @@ describe('live ingests without credentials', () => {
     delete process.env.ASOF_SEC_USER_AGENT;
     delete process.env.ASOF_FRED_API_KEY;
     try {
-      const edgar = await asof('ingest', 'edgar', '--tickers', 'AAPL', '--out', 'out/test-no-ua');
+      const edgar = await asof('ingest', 'edgar', '--tickers', 'AAPL', '--out', scratchOut('no-ua').rel);
       expect(edgar.code).not.toBe(0);
       expect(edgar.stderr).toMatch(/ASOF_SEC_USER_AGENT/);
-      const fred = await asof('ingest', 'fred', '--series', 'GDP', '--out', 'out/test-no-key');
+      const fred = await asof('ingest', 'fred', '--series', 'GDP', '--out', scratchOut('no-key').rel);
       expect(fred.code).not.toBe(0);
       expect(fred.stderr).toMatch(/ASOF_FRED_API_KEY/);
     } finally {

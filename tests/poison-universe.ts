@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
-import { writeUniverseManifest } from '@asof/split';
+import { writeUniverseManifest } from '@asof/test-kit';
 
 /**
  * The leakage canary's poison (SPEC §8; as in canary.test.ts): a copy of universe `src` at `dest` where

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, SHARED } from './helpers.ts';
+import { REPO, SCRATCH, SHARED } from './helpers.ts';
 import { pythonWith, requirePython } from './python-available.ts';
 
 // README.md's code blocks, run literally and in order on the default universe (issue 16: the docs cannot
-// drift). `sh` blocks run in bash from the repository root, `python` blocks with a Python that has pandas;
+// drift). `sh` blocks run in bash from a working copy of the repository root (below), `python` blocks with a
+// Python that has pandas;
 // blocks without a language (layouts, command lists) are not programs. Two commands are not run here, each
 // for a reason: `npm ci` (CI has just run it; running it again would reinstall the tree under this test) and
 // `npm test` (the command running this test).
@@ -40,9 +41,25 @@ function runnable(code: string): string | null {
   return code.replace(/^npm ci && npm start$/m, 'npm start');
 }
 
+/**
+ * The walkthrough's working copy: every entry of the checkout linked (package.json, node_modules, pipelines,
+ * examples…) but out/, which is its own, and ../shared linked beside it. The README's commands write out/…
+ * relative to where they run: run here, they leave the user's out/ (their own default build, say) alone (issue 50).
+ */
+function walkthroughCheckout(): string {
+  const copy = join(SCRATCH, 'readme', 'main');
+  mkdirSync(copy, { recursive: true });
+  for (const e of readdirSync(REPO)) {
+    if (e !== 'out' && e !== '.git') symlinkSync(join(REPO, e), join(copy, e));
+  }
+  if (existsSync(SHARED)) symlinkSync(SHARED, join(copy, '..', 'shared'));
+  return copy;
+}
+const CHECKOUT = walkthroughCheckout();
+
 function run(command: string, args: string[], input?: string) {
   const r = spawnSync(command, args, {
-    cwd: REPO,
+    cwd: CHECKOUT,
     input,
     encoding: 'utf8',
     env: { ...process.env, NX_DAEMON: 'false', NO_COLOR: '1' },
@@ -95,11 +112,11 @@ describe('README.md', () => {
     expect(after.size).toBeGreaterThan(before.size);
     expect([...before].filter(([p, v]) => after.get(p) !== v).length).toBeGreaterThan(0);
     expect(out('asof split --manifest out/default/manifest.json').stdout).toMatch(/^M\s+T2\s+/m);
-    const board = readFileSync(join(REPO, 'out/first-score/leaderboard.md'), 'utf8');
+    const board = readFileSync(join(CHECKOUT, 'out/first-score/leaderboard.md'), 'utf8');
     // Markdown escapes the underscore in the leaderboard's tables.
     expect(board).toMatch(/cpi\\?_2\.4pct/);
     // The default universe is synthetic and survivorship-biased: its results say so, and so does the board.
-    const results = JSON.parse(readFileSync(join(REPO, 'out/first-score/results.json'), 'utf8')) as {
+    const results = JSON.parse(readFileSync(join(CHECKOUT, 'out/first-score/results.json'), 'utf8')) as {
       dataset_warnings: { code: string }[];
     };
     for (const code of ['SURVIVORSHIP', 'SYNTHETIC']) {
@@ -113,7 +130,7 @@ describe('README.md', () => {
       expect(archive.stdout).toMatch(/^2008-10\s+\S+\s+107\.285\s+2008-12-08T/m);
       expect(archive.stdout).toMatch(/^2008-10\s+\S+\s+97\.283\s+\S+\s+vintage\s+fredmd:2020-01/m);
     }
-    expect(existsSync(join(REPO, 'out/first-report.html'))).toBe(true);
+    expect(existsSync(join(CHECKOUT, 'out/first-report.html'))).toBe(true);
     // Every asof command told the reader what to run next.
     for (const o of outputs.filter((x) => x.block.code.includes('npx asof'))) {
       expect(o.stderr, o.block.code).toMatch(/^next: /m);

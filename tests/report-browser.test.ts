@@ -1,19 +1,21 @@
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReportPage, chromiumMissing, openBrowser } from './check-report-page.ts';
 import { asof, REPO, scratchOut } from './helpers.ts';
+import { canaryFixture, linkShared } from './shared-fixtures.ts';
 
 // `asof report` of each kind — universe (with a vintage view), split, scoring run — opened in headless
 // Debian chromium: no console error, no failed request, every chart shows data marks. Screenshots for a
-// person to look at: out/report-screenshots/{universe,split,scoring}.png.
+// person to look at: {universe,split,scoring}.png in $ASOF_REPORT_SCREENSHOTS, else in the run's scratch folder
+// (removed at the end; tests leave the checkout's out/ alone).
 const missing = chromiumMissing();
 if (missing && process.env.CI === 'true') throw new Error(`CI=true: ${missing}`);
 if (missing) console.warn(`skipping the report browser test: ${missing}`);
 
 const work = scratchOut('report-browser');
-const SHOTS = join(REPO, 'out', 'report-screenshots');
+const SHOTS = process.env.ASOF_REPORT_SCREENSHOTS ?? join(work.abs, 'screenshots');
 const rel = (p: string) => join(work.rel, p);
 let browser: Awaited<ReturnType<typeof openBrowser>>;
 /** The universe's most revised series, for the vintage view. */
@@ -28,19 +30,8 @@ async function run(...argv: string[]) {
 beforeAll(async () => {
   if (missing) return;
   mkdirSync(work.abs, { recursive: true });
-  writeFileSync(
-    join(work.abs, 'pipeline.json'),
-    JSON.stringify({
-      name: 'report-browser',
-      eval_start: '2020-01-01',
-      sources: {
-        embedded: { synthetic: { seed: 7, start: '2017-01-02', end: '2022-12-30', instruments: 2 } },
-        fred: { synthetic: { seed: 7, start: '2015-01-01', end: '2022-12-31', count: 3 } },
-        edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
-      },
-    }),
-  );
-  await run('build', rel('pipeline.json'), '--out', rel('universe'));
+  // The run's shared canary universe (two instruments, three ALFRED series, two EDGAR companies), read only.
+  linkShared(work.abs, { universe: (await canaryFixture()).clean });
   const duck = await Duck.open({ threads: 1 });
   try {
     const [top] = await duck.all<{ series_id: string }>(

@@ -1,25 +1,24 @@
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
-import { PipelineConfig } from '@asof/schema';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, REPO, removeOutput, scratchOut } from './helpers.ts';
-import { poisonUniverse } from './poison-universe.ts';
 import { pythonWith, requirePython } from './python-available.ts';
+import { CANARY_T, canaryFixture } from './shared-fixtures.ts';
 
 // The leakage canary for asof run (issue 17): poison every row published after t in the universe (same
 // timestamps, wild values), rebuild the split, run the Python example through the runner: every forecast
 // for an origin <= t must be bit-identical. A model that reads the answers from disk instead (the split's
 // targets.parquet, or the universe's files) is caught: its forecasts for origins <= t move.
-const T = '2021-06-15T00:00:00Z';
-const clean = scratchOut('run-canary-clean');
-const poisoned = scratchOut('run-canary-poisoned');
+// The universes are the run's shared canary (shared-fixtures.ts: built once, read only).
+const T = CANARY_T;
+const clean = { abs: '' };
+const poisoned = { abs: '' };
 const splitClean = scratchOut('run-canary-split-clean');
 const splitPoisoned = scratchOut('run-canary-split-poisoned');
 const outputs: string[] = [];
 afterAll(() => {
-  for (const d of [clean, poisoned, splitClean, splitPoisoned]) removeOutput(d.abs);
+  for (const d of [splitClean, splitPoisoned]) removeOutput(d.abs);
   for (const f of outputs) removeOutput(f);
 });
 const python = pythonWith('import json, statistics');
@@ -28,19 +27,13 @@ const TSX = join(REPO, 'node_modules', '.bin', 'tsx');
 const CHEAT = join(REPO, 'tests', 'models', 'cheating-model.ts');
 
 beforeAll(async () => {
-  const config = PipelineConfig.parse({
-    name: 'canary',
-    eval_start: '2020-01-01',
-    sources: {
-      embedded: { synthetic: { seed: 7, start: '2017-01-02', end: '2022-12-30', instruments: 2 } },
-      fred: { synthetic: { seed: 7, start: '2015-01-01', end: '2022-12-31', count: 3 } },
-      edgar: { synthetic: { seed: 7, companies: 2, first_fiscal_year: 2015, fiscal_years: 8 } },
-    },
-  });
-  await buildUniverse({ config, outDir: clean.abs });
-  await poisonUniverse(clean.abs, poisoned.abs, T);
-  // Every origin (not one per horizon): many origins before t, and batches on both sides of it.
-  const options = { origins: 'all' as const, embargo: 'P7D' };
+  const canary = await canaryFixture();
+  clean.abs = canary.clean;
+  poisoned.abs = canary.poisoned;
+  // Every origin (not one per horizon) of the year around t: many origins before t, and batches on both sides
+  // of it. The universe's evaluation runs 2020–2022; the origins far from t add forecasts to compare, not cases
+  // (issue 50: 52 MB of forecasts per model before).
+  const options = { origins: 'all' as const, embargo: 'P7D', evalStart: '2021-01-01', runDate: '2021-12-31' };
   await runSplit({ manifestPath: join(clean.abs, 'manifest.json'), outDir: splitClean.abs, ...options });
   await runSplit({
     manifestPath: join(poisoned.abs, 'manifest.json'),

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, REPO, writeTinyPipeline } from './helpers.ts';
+import { asofIn, REPO } from './helpers.ts';
 import { pythonWith, requirePython } from './python-available.ts';
+import { linkShared, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 17: every example model runs through `asof run` on a small split and is scored; a failing model
 // ends the command with exit 1 and one line naming the origin and series.
@@ -20,10 +21,9 @@ const hasPython = requirePython(python, 'python3', 'the Python example models');
 let pairs = 0;
 let points = 0;
 beforeAll(async () => {
-  const b = await run('build', writeTinyPipeline(work), '--out', 'u');
-  expect(b.code, b.stderr).toBe(0);
-  const s = await run('split', '--manifest', 'u/manifest.json', '--out', 's');
-  expect(s.code, s.stderr).toBe(0);
+  // The run's shared tiny universe and its default split, linked: the models only read them.
+  const tiny = await tinyFixture();
+  linkShared(work, { u: tiny.universe, s: tiny.split });
   const [o] = await query<{ n: bigint; h: bigint }>(
     `SELECT count(*) AS n, sum(horizon_steps) AS h FROM read_parquet(${quoteLiteral(join(work, 's', 'origins.parquet'))})`,
   );

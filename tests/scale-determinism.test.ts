@@ -4,11 +4,11 @@ import { buildUniverse, loadPipeline } from '@asof/cli';
 import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO, removeOutput } from './helpers.ts';
+import { REPO, removeOutput, SCRATCH } from './helpers.ts';
 
 // The scale pipeline (SPEC §12) at a tiny scale through the real build: generated inside DuckDB from a
 // counter-based PRNG, so two builds with different thread counts must give the same dataset_id.
-const dirs = ['a', 'b'].map((x) => join(REPO, 'out', `test-scale-${x}-${process.pid}`));
+const dirs = ['a', 'b'].map((x) => join(SCRATCH, `test-scale-${x}-${process.pid}`));
 
 function tinyScale(threads: number, storage: 'memory' | 'file'): PipelineConfig {
   const base = loadPipeline(join(REPO, 'pipelines', 'scale.json'));
@@ -38,9 +38,7 @@ describe('scale pipeline', () => {
     const two = await buildUniverse({ config: tinyScale(3, 'file'), outDir: dirs[1], cwd: REPO });
     // The temporary database file of 'file' storage (in the temp output's .work/) is gone, and never
     // part of the output: the output's store holds its one generation and nothing else.
-    expect(readdirSync(join(REPO, 'out', '.asof', basename(dirs[1])))).toEqual([
-      expect.stringMatching(/^gen-/),
-    ]);
+    expect(readdirSync(join(SCRATCH, '.asof', basename(dirs[1])))).toEqual([expect.stringMatching(/^gen-/)]);
     expect(existsSync(join(dirs[1], '.work'))).toBe(false);
     const files = (m: typeof one.manifest) => m.outputs.map((o) => `${o.path} ${o.sha256} ${o.rows}`);
     expect(files(two.manifest)).toEqual(files(one.manifest));

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeBaselineForecasts } from '@asof/cli';
 import { maseOriTask, type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
-import { type MiniObservation, runSplit, writeMiniUniverse } from '@asof/split';
+import { runSplit } from '@asof/split';
+import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readParquetColumns, ScoringResults } from '@asof/scoring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, writeTinyPipeline } from './helpers.ts';
+import { asofIn } from './helpers.ts';
+import { linkShared, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 16 points 3 and 4 through the CLI: a hand-written forecast for two series, origins given as
 // period labels, is scored on its 24 points against the baselines on the same 24; a full-coverage model
@@ -35,15 +36,9 @@ let leaderboard: string;
 const known = new Map<string, { y0: number; yH: number }>();
 
 beforeAll(async () => {
-  const pipeline = writeTinyPipeline(work);
-  for (const argv of [
-    ['build', pipeline, '--out', 'u'],
-    ['split', '--manifest', 'u/manifest.json', '--out', 's'],
-    ['baselines', '--manifest', 's/manifest.json', '--out', 'b.parquet'],
-  ]) {
-    const r = await run(...argv);
-    expect(r.code, r.stderr).toBe(0);
-  }
+  // The run's shared tiny universe, its default split and their baselines, linked: scoring only reads them.
+  const tiny = await tinyFixture();
+  linkShared(work, { u: tiny.universe, s: tiny.split, 'b.parquet': tiny.baselines });
   // A full-coverage model: the random walk's paths shifted up 0.1% (every origin of every series).
   const b = await readParquetColumns(join(work, 'b.parquet'), [
     'model',

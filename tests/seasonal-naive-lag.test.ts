@@ -12,7 +12,8 @@ import {
   readSplitTables,
   scoreSplit,
 } from '@asof/scoring';
-import { type MiniObservation, runSplit, writeMiniUniverse } from '@asof/split';
+import { runSplit } from '@asof/split';
+import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, SHARED, scratchOut } from './helpers.ts';
 

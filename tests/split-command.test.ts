@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readManifest } from '@asof/manifest';
-import { writeMiniUniverse } from '@asof/split';
+import { writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, removeOutput, scratchOut } from './helpers.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binBuildFingerprint, REPO, removeOutput, writeTinyPipeline } from './helpers.ts';
+import { binBuildFingerprint, removeOutput, SCRATCH, writeTinyPipeline } from './helpers.ts';
 
 // DuckDB's ICU (built into @duckdb/node-api) takes the machine's time zone by default, and TIMESTAMPTZ
 // casts, strftime and date_trunc follow it: before asof pinned TimeZone to UTC, the default universe
@@ -18,7 +18,7 @@ afterAll(() => {
 
 /** dataset_id and each file's sha256 of `asof build pipeline` run by a child process under TZ=zone. */
 function buildUnder(zone: string, pipeline: string, name: string): string {
-  const out = join(REPO, 'out', `test-tz-${name}-${zone.replace('/', '-')}-${process.pid}`);
+  const out = join(SCRATCH, `test-tz-${name}-${zone.replace('/', '-')}-${process.pid}`);
   outs.push(out);
   return binBuildFingerprint(pipeline, out, { ...process.env, TZ: zone });
 }

@@ -12,11 +12,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type InjectedChanges, writeSyntheticRawUniverse } from '@asof/cli';
 import type { SeriesDiff, UniverseDiff } from '@asof/diff';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
+import { type InjectedChanges, writeSyntheticRawUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO, SHARED } from './helpers.ts';
 

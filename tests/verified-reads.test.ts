@@ -6,6 +6,7 @@ import { PipelineConfig } from '@asof/schema';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, writeTinyPipeline } from './helpers.ts';
+import { privateCopy, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 15 "never serve unverified data": readers take exactly the files a manifest lists, check their
 // hashes once and read what they checked (docs/decisions/0010).
@@ -24,14 +25,11 @@ function flipByte(path: string): Buffer {
 
 beforeAll(async () => {
   pipeline = writeTinyPipeline(work);
-  for (const argv of [
-    ['build', pipeline, '--out', 'u'],
-    ['split', '--manifest', 'u/manifest.json', '--out', 's'],
-    ['baselines', '--manifest', 's/manifest.json', '--out', 'b.parquet'],
-  ]) {
-    const r = await run(...argv);
-    expect(r.code, r.stderr).toBe(0);
-  }
+  // Private copies of the run's shared tiny universe, split and baselines: these tests tamper with files.
+  const tiny = await tinyFixture();
+  privateCopy(tiny.universe, join(work, 'u'));
+  privateCopy(tiny.split, join(work, 's'));
+  privateCopy(tiny.baselines, join(work, 'b.parquet'));
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
+import { writeSyntheticRawUniverse } from '@asof/test-kit';
 import { buildUniverse } from '../src/build-universe.ts';
 import { loadPipeline } from '../src/load-pipeline.ts';
 import { updateUniverse } from '../src/update-universe.ts';
-import { writeSyntheticRawUniverse } from '../src/write-synthetic-raw-universe.ts';
 
 const { values } = parseArgs({
   options: {

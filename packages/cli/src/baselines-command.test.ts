@@ -24,12 +24,11 @@ import {
   driftForecaster,
   HistoryStore,
   LookaheadError,
-  type MiniObservation,
   runForecaster,
   runSplit,
   type StoredHistoryRow,
-  writeMiniUniverse,
 } from '@asof/split';
+import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselinesCommand } from './baselines-command.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';

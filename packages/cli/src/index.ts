@@ -5,4 +5,3 @@ export * from './load-pipeline.ts';
 export { runCli } from './main.ts';
 export * from './update-universe.ts';
 export * from './write-baseline-forecasts.ts';
-export * from './write-synthetic-raw-universe.ts';

@@ -1,16 +1,36 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOUBLE, VARCHAR } from '@duckdb/node-api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { type NumberLists, streamArrow, streamNumberLists, streamNumbers } from './stream-arrow.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
-const duck = await Duck.open({ threads: 2 });
-afterAll(() => duck.close());
+// Each test its own database and folder: with one shared across the file, a query slowed by a loaded
+// machine cascaded into wrong results in the tests after it (issue 50).
+let dir: string;
+let duck: Duck;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'asof-duck-'));
+  duck = await Duck.open({ threads: 2 });
+});
+afterEach(() => {
+  duck.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const T_ROWS = 5000;
+/** Table t (s VARCHAR, v DOUBLE): T_ROWS rows, s = s0…s6 in turn and v = i / 2, appended through data chunks. */
+async function createT(d: Duck): Promise<void> {
+  await d.run('CREATE TABLE t (s VARCHAR, v DOUBLE)');
+  await d.appendColumns(
+    't',
+    [VARCHAR, DOUBLE],
+    [Array.from({ length: T_ROWS }, (_, i) => `s${i % 7}`), Array.from({ length: T_ROWS }, (_, i) => i / 2)],
+  );
+}
 
 const UNITS: Record<string, number> = { bytes: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
 /** The unit of a size as DuckDB shows a setting, e.g. 953.6 MiB. */
@@ -108,19 +128,15 @@ describe('Duck', () => {
   });
 
   it('appends columns through data chunks', async () => {
-    await duck.run('CREATE TABLE t (s VARCHAR, v DOUBLE)');
-    const n = 5000;
-    await duck.appendColumns(
-      't',
-      [VARCHAR, DOUBLE],
-      [Array.from({ length: n }, (_, i) => `s${i % 7}`), Array.from({ length: n }, (_, i) => i / 2)],
-    );
+    await createT(duck);
+    const n = T_ROWS;
     const row = await duck.one<{ n: bigint; total: number }>('SELECT count(*) AS n, sum(v) AS total FROM t');
     expect(Number(row.n)).toBe(n);
     expect(row.total).toBe((n * (n - 1)) / 4);
   });
 
   it('writes byte-identical Parquet for the same ordered query, without leftovers', async () => {
+    await createT(duck);
     const q = 'SELECT s, v FROM t WHERE v >= $min ORDER BY s, v';
     await duck.writeParquet(q, join(dir, 'a.parquet'), { min: 10 });
     await duck.writeParquet(q, join(dir, 'b.parquet'), { min: 10 });
@@ -133,6 +149,7 @@ describe('Duck', () => {
   });
 
   it('refuses an unordered Parquet write', async () => {
+    await createT(duck);
     await expect(duck.writeParquet('SELECT * FROM t', join(dir, 'c.parquet'))).rejects.toThrow(/ORDER BY/);
   });
 
@@ -196,6 +213,7 @@ describe('Duck', () => {
   });
 
   it('streams into arrow tables', async () => {
+    await createT(duck);
     let rows = 0;
     let sum = 0;
     await streamArrow(duck, 'SELECT s, v FROM t ORDER BY v', undefined, (batch) => {

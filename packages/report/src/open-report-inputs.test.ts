@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
-import { writeMiniUniverse } from '@asof/split';
+import { writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.ts';
 import { openReportInputs } from './open-report-inputs.ts';

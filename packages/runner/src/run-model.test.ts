@@ -6,12 +6,12 @@ import { Duck, quoteLiteral } from '@asof/duck';
 import { readAsofParquetMetadata } from '@asof/output';
 import { AsofError } from '@asof/schema';
 import { RunRecord } from '@asof/scoring';
+import { writeRunnerFixture } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelRunError } from './model-run-error.ts';
 import { ForecastReply, ModelHello, RunnerMessage } from './protocol.ts';
 import { type RunModelOptions, runModel } from './run-model.ts';
 import { readRunRecords } from './run-record.ts';
-import { writeRunnerFixture } from './runner-fixture.ts';
 
 const FAKE = fileURLToPath(new URL('../test-models/fake-model.mjs', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'asof-runner-'));

@@ -5,11 +5,11 @@ import { isoToMicros, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { openVerifiedManifest } from '@asof/manifest';
 import type { GuardCounts } from '@asof/split';
+import { runnerFixtureObservations, writeRunnerFixture } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LabelCache } from './label-cache.ts';
 import { openRunSplit } from './open-run-split.ts';
 import type { Predict } from './protocol.ts';
-import { runnerFixtureObservations, writeRunnerFixture } from './runner-fixture.ts';
 import { type BatchLimits, predictBatches } from './serve-batches.ts';
 import { trainingMessages } from './stream-training.ts';
 

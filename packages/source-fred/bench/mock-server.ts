@@ -7,14 +7,15 @@
  *
  *   npx tsx packages/source-fred/bench/mock-server.ts [virtual|<scale>] [pageLimit=60]
  */
-import { createFredClient } from '../src/fetch-fred.ts';
+
 import {
   createScaledClock,
   createVirtualClock,
   manyVintageSeries,
   maxInWindow,
   startMockFredServer,
-} from '../src/mock-fred-server.ts';
+} from '@asof/test-kit';
+import { createFredClient } from '../src/fetch-fred.ts';
 
 const mode = process.argv[2] ?? 'virtual';
 const pageLimit = Number(process.argv[3] ?? 60);

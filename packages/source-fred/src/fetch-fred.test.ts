@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createVirtualClock, manyVintageSeries, maxInWindow, startMockFredServer } from '@asof/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFredClient,
@@ -9,12 +10,6 @@ import {
   stitchObservationChunks,
 } from './fetch-fred.ts';
 import { FredApiError } from './fred-api-error.ts';
-import {
-  createVirtualClock,
-  manyVintageSeries,
-  maxInWindow,
-  startMockFredServer,
-} from './mock-fred-server.ts';
 
 const KEY = 'abcdef0123456789abcdef0123456789';
 const closers: (() => Promise<void>)[] = [];

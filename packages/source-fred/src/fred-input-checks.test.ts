@@ -1,10 +1,10 @@
 import { CollectingSink } from '@asof/schema';
+import { createVirtualClock, type MockFredSeries, startMockFredServer } from '@asof/test-kit';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateSyntheticAlfred } from './generate-synthetic-alfred.ts';
 import { ingestFredLive } from './ingest-fred-live.ts';
 import { type FredRawFile, ingestFredRawFiles } from './ingest-fred-raw-dir.ts';
-import { createVirtualClock, type MockFredSeries, startMockFredServer } from './mock-fred-server.ts';
 import { parseFredgraphCsv } from './parse-fredgraph-csv.ts';
 
 const KEY = '0123456789abcdef0123456789abcdef';

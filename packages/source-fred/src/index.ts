@@ -58,14 +58,6 @@ export {
   mapFredSnapshots,
   resolveRelease,
 } from './map-fred-to-atomic.ts';
-export type { MockFredOptions, MockFredSeries, MockFredServer } from './mock-fred-server.ts';
-export {
-  createScaledClock,
-  createVirtualClock,
-  manyVintageSeries,
-  maxInWindow,
-  startMockFredServer,
-} from './mock-fred-server.ts';
 export type { FredPeriod } from './normalize-fred-period.ts';
 export { fredFrequency, inferFredFrequency, normalizeFredPeriod } from './normalize-fred-period.ts';
 export type {

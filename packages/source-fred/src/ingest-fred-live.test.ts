@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CollectingSink } from '@asof/schema';
+import { createVirtualClock, type MockFredSeries, startMockFredServer } from '@asof/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateSyntheticAlfred } from './generate-synthetic-alfred.ts';
 import { ingestFredLive } from './ingest-fred-live.ts';
 import { ingestFredRawDir } from './ingest-fred-raw-dir.ts';
-import { createVirtualClock, type MockFredSeries, startMockFredServer } from './mock-fred-server.ts';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 const cleanups: (() => Promise<void> | void)[] = [];

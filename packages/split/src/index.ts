@@ -11,4 +11,3 @@ export * from './run-path-forecaster.ts';
 export * from './run-split.ts';
 export * from './seasonal-naive-forecaster.ts';
 export * from './series-filter-sql.ts';
-export * from './write-mini-universe.ts';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { addIsoDays, isoToMicros, isoWeekday, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
+import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from './history-store.ts';
 import { labelWindow } from './label-window.ts';
 import { runSplit, type SplitOptions } from './run-split.ts';
-import { type MiniObservation, writeMiniUniverse } from './write-mini-universe.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'asof-split-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

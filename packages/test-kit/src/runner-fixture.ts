@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { addIsoDays, isoToMicros, isoWeekday } from '@asof/calendar';
-import { type MiniObservation, runSplit, writeMiniUniverse } from '@asof/split';
+import { runSplit } from '@asof/split';
+import { type MiniObservation, writeMiniUniverse } from './write-mini-universe.ts';
 
 const monthEnd = (y: number, m: number) =>
   `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;

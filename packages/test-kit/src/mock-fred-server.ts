@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { addIsoDays, isoWeekday } from '@asof/calendar';
 import type { Clock } from '@asof/http';
-import { addDays, weekday } from './fred-dates.ts';
-import type { FredObservation } from './fred-payload.ts';
+import type { FredObservation } from '@asof/source-fred';
 
 /**
  * A FRED/ALFRED look-alike on 127.0.0.1 for tests and the bench (no test touches the internet). It applies
@@ -226,8 +226,8 @@ export async function startMockFredServer(options: MockFredOptions): Promise<Moc
  */
 export function manyVintageSeries(id: string, nVintages: number): MockFredSeries {
   const vintageDates: string[] = [];
-  for (let d = '2000-01-03'; vintageDates.length < nVintages; d = addDays(d, 1)) {
-    const wd = weekday(d);
+  for (let d = '2000-01-03'; vintageDates.length < nVintages; d = addIsoDays(d, 1)) {
+    const wd = isoWeekday(d);
     if (wd !== 0 && wd !== 6) vintageDates.push(d);
   }
   const history = new Map<string, { k: number; value: string }[]>();
@@ -239,7 +239,7 @@ export function manyVintageSeries(id: string, nVintages: number): MockFredSeries
     }
     h.push({ k, value });
   };
-  const obsDate = (k: number) => (k === 0 ? addDays(vintageDates[0], -3) : vintageDates[k - 1]);
+  const obsDate = (k: number) => (k === 0 ? addIsoDays(vintageDates[0], -3) : vintageDates[k - 1]);
   for (let k = 0; k < nVintages; k++) {
     const first = k % 97 === 5 ? '.' : (100 + k * 0.01).toFixed(2);
     push(obsDate(k), k, first);
@@ -252,7 +252,7 @@ export function manyVintageSeries(id: string, nVintages: number): MockFredSeries
     for (let i = 0; i < h.length; i++) {
       rows.push({
         realtime_start: vintageDates[h[i].k],
-        realtime_end: i + 1 < h.length ? addDays(vintageDates[h[i + 1].k], -1) : '9999-12-31',
+        realtime_end: i + 1 < h.length ? addIsoDays(vintageDates[h[i + 1].k], -1) : '9999-12-31',
         date,
         value: h[i].value,
       });
