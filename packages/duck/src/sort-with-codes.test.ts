@@ -1,13 +1,17 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
 import { createTextEnum, sortWithCodes } from './sort-with-codes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-codes-'));
-const duck = await Duck.open({ threads: 2 });
-afterAll(() => duck.close());
+// A database per test: one slow query on a loaded machine cannot spill into the next test (issue 50).
+let duck: Duck;
+beforeEach(async () => {
+  duck = await Duck.open({ threads: 2 });
+});
+afterEach(() => duck.close());
 
 describe('sortWithCodes', () => {
   // Several row groups, in no order, on two threads: long texts (heap strings), short ones, NULLs, and a
@@ -16,8 +20,8 @@ describe('sortWithCodes', () => {
   const columns = ['id', 'i', 'v', 'tag', 'note'];
   const from = 'FROM texts_src WHERE i % 11 <> 3';
 
-  it('writes the bytes of the plain sorted COPY', async () => {
-    await duck.run(
+  const createTexts = () =>
+    duck.run(
       `CREATE TABLE texts_src AS SELECT
          'series-with-a-long-identifier-' || lpad(CAST(hash(i) % 5000 AS VARCHAR), 6, '0') AS id,
          CAST(hash(i) % 5000 AS INTEGER) AS k, i, hash(i) / 7.0 AS v,
@@ -25,6 +29,9 @@ describe('sortWithCodes', () => {
          CASE WHEN i % 5 = 0 THEN 'a release note longer than twelve bytes' ELSE 'short' END AS note
        FROM range(${n}) AS r(i) ORDER BY hash(i + 1)`,
     );
+
+  it('writes the bytes of the plain sorted COPY', async () => {
+    await createTexts();
     await createTextEnum(duck, 'test_id_text', 'SELECT id FROM texts_src');
     await createTextEnum(duck, 'test_text', 'SELECT tag FROM texts_src UNION ALL SELECT note FROM texts_src');
     const plain = join(dir, 'plain.parquet');
@@ -49,6 +56,7 @@ describe('sortWithCodes', () => {
   });
 
   it('fails loudly when a text is missing from its ENUM', async () => {
+    await createTexts();
     await createTextEnum(duck, 'test_partial', "SELECT 'bar_close'");
     await expect(
       duck.writeParquet(

@@ -1,10 +1,14 @@
 import { BIGINT, DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR } from '@duckdb/node-api';
 import bindings, { type DataChunk } from '@duckdb/node-bindings';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Duck } from './open-duck.ts';
 
-const duck = await Duck.open({ threads: 1 });
-afterAll(() => duck.close());
+// A database per test: one slow query on a loaded machine cannot spill into the next test (issue 50).
+let duck: Duck;
+beforeEach(async () => {
+  duck = await Duck.open({ threads: 1 });
+});
+afterEach(() => duck.close());
 
 const TYPES = [INTEGER, DOUBLE, VARCHAR, DOUBLE, BIGINT];
 const COLUMNS = '(k INTEGER, x DOUBLE, s VARCHAR, y DOUBLE, seq BIGINT)';

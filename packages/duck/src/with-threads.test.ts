@@ -1,9 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Duck } from './open-duck.ts';
 import { threadsOf, withThreads } from './with-threads.ts';
 
-const duck = await Duck.open({ threads: 3 });
-afterAll(() => duck.close());
+// A database per test: one slow query on a loaded machine cannot spill into the next test (issue 50).
+let duck: Duck;
+beforeEach(async () => {
+  duck = await Duck.open({ threads: 3 });
+});
+afterEach(() => duck.close());
 
 describe('withThreads', () => {
   it('runs the work at the count it derives from the current one, seen by every connection, and sets it back', async () => {
