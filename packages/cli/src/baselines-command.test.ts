@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addIsoDays, isoWeekday } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { isAsofParquetFile } from '@asof/output';
@@ -28,7 +27,7 @@ import {
   runSplit,
   type StoredHistoryRow,
 } from '@asof/split';
-import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
+import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselinesCommand } from './baselines-command.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
@@ -42,22 +41,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const walk = (i: number, seed: number) =>
   100 + seed + 0.3 * i + 5 * Math.sin(i / 7 + seed) + 3 * Math.cos(i / 3);
 
-const monthEnd = (y: number, m: number) =>
-  `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;
-const obs: MiniObservation[] = [];
-let i = 0;
-for (let d = '2016-01-04'; d <= '2024-12-31'; d = addIsoDays(d, 1)) {
-  const wd = isoWeekday(d);
-  if (wd === 0 || wd === 6) continue;
-  const t = `${d}T21:00:00Z`;
-  obs.push({
-    series_id: 'b:px',
-    timestamp: t,
-    available_at: t,
-    value: walk(i++, 0),
-    available_at_basis: 'bar_close',
-  });
-}
+const obs: MiniObservation[] = weekdayBars('b:px', '2016-01-04', '2024-12-31', (_t, i) => walk(i, 0));
 // Monthly, released 15 days late; every 2020 value revised 40 days after the month (+0.5).
 let j = 0;
 for (let y = 2012; y <= 2024; y++) {
@@ -67,14 +51,14 @@ for (let y = 2012; y <= 2024; y++) {
     obs.push({
       series_id: 'm:cpi',
       timestamp: t,
-      available_at: `${addIsoDays(t.slice(0, 10), 15)}T13:30:00Z`,
+      available_at: plusDays(t, 15),
       value: v,
     });
     if (y === 2020)
       obs.push({
         series_id: 'm:cpi',
         timestamp: t,
-        available_at: `${addIsoDays(t.slice(0, 10), 40)}T13:30:00Z`,
+        available_at: plusDays(t, 40),
         value: v + 0.5,
       });
   }

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addIsoDays, isoToMicros, isoWeekday, microsToIso } from '@asof/calendar';
+import { isoToMicros, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
-import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
+import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from './history-store.ts';
 import { labelWindow } from './label-window.ts';
@@ -12,11 +12,6 @@ import { runSplit, type SplitOptions } from './run-split.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'asof-split-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const monthEnd = (y: number, m: number) =>
-  `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;
-const plusDays = (iso: string, days: number, time = '13:30:00') =>
-  `${addIsoDays(iso.slice(0, 10), days)}T${time}Z`;
 
 // m:cpi — monthly 2017-01..2023-12, first released 15 days after month end; 2018-06 revised in 2021 to 999;
 // every value of 2020 revised 40 days after month end (+0.5).
@@ -37,18 +32,7 @@ obs.push({
   available_at: '2021-03-01T13:30:00Z',
   value: 999,
 });
-for (let d = '2018-10-01'; d <= '2021-06-30'; d = addIsoDays(d, 1)) {
-  const wd = isoWeekday(d);
-  if (wd === 0 || wd === 6) continue;
-  const t = `${d}T21:00:00Z`;
-  obs.push({
-    series_id: 'b:px',
-    timestamp: t,
-    available_at: t,
-    value: isoToMicros(t) / 1e12,
-    available_at_basis: 'bar_close',
-  });
-}
+obs.push(...weekdayBars('b:px', '2018-10-01', '2021-06-30', (t) => isoToMicros(t) / 1e12));
 for (let y = 2016; y <= 2023; y++) {
   for (const m of [3, 6, 9, 12]) {
     const t = monthEnd(y, m);

@@ -8,6 +8,7 @@
  * package through its devDependencies, and tests/dependency-direction.test.ts fails if a library's
  * non-test source (or bin/) imports it or lists it in `dependencies` (issue 50).
  */
+export * from './mini-observations.ts';
 export * from './mock-fred-server.ts';
 export * from './runner-fixture.ts';
 export * from './write-mini-universe.ts';

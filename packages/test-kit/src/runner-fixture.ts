@@ -1,12 +1,8 @@
 import { join } from 'node:path';
-import { addIsoDays, isoToMicros, isoWeekday } from '@asof/calendar';
+import { isoToMicros } from '@asof/calendar';
 import { runSplit } from '@asof/split';
+import { monthEnd, plusDays, weekdayBars } from './mini-observations.ts';
 import { type MiniObservation, writeMiniUniverse } from './write-mini-universe.ts';
-
-const monthEnd = (y: number, m: number) =>
-  `${new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10)}T23:59:59Z`;
-const plusDays = (iso: string, days: number, time = '13:30:00') =>
-  `${addIsoDays(iso.slice(0, 10), days)}T${time}Z`;
 
 /**
  * A hand-made universe for the runner's tests (tests only): a monthly series released 15 days after the
@@ -40,18 +36,9 @@ export function runnerFixtureObservations(): MiniObservation[] {
     available_at: '2020-05-10T13:30:00Z',
     value: 777,
   });
-  for (let d = '2018-10-01'; d <= '2021-06-30'; d = addIsoDays(d, 1)) {
-    const wd = isoWeekday(d);
-    if (wd === 0 || wd === 6) continue;
-    const t = `${d}T21:00:00Z`;
-    obs.push({
-      series_id: 'b:px',
-      timestamp: t,
-      available_at: t,
-      value: 100 + Math.sin(isoToMicros(t) / 1e12) * 10,
-      available_at_basis: 'bar_close',
-    });
-  }
+  obs.push(
+    ...weekdayBars('b:px', '2018-10-01', '2021-06-30', (t) => 100 + Math.sin(isoToMicros(t) / 1e12) * 10),
+  );
   for (let y = 2015; y <= 2022; y++) {
     for (const m of [3, 6, 9, 12]) {
       const t = monthEnd(y, m);
