@@ -52,6 +52,8 @@ function leftovers(): string[] {
   const store = join(work, 'out', '.asof');
   if (existsSync(store)) {
     for (const name of readdirSync(store)) {
+      // The marker that makes the folder asof's (docs/decisions/0051): not a temp path.
+      if (name === '.asof-store') continue;
       const entries = readdirSync(join(store, name));
       const gens = entries.filter((e) => e.startsWith('gen-'));
       for (const e of entries) if (!e.startsWith('gen-')) out.push(`out/.asof/${name}/${e}`);

@@ -95,8 +95,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   try {
-    // Whatever a killed asof process left (temp folders, DuckDB files, locks) goes first, whatever the command.
-    cleanStaleTemps();
+    // Whatever a killed asof process left (temp folders, DuckDB files, locks) goes first, whatever the command;
+    // a registry entry naming anything else is dropped with a warning (issue 52).
+    cleanStaleTemps((line) => io.err(`asof ${name}: warning: ${line}\n`));
     const command = await load();
     return await command(rest, io);
   } catch (err) {

@@ -7,11 +7,13 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  unlinkSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inspectOutputTarget, isAsofOutputDir } from './inspect-output-target.ts';
 import { isProcessAlive, parseStamp } from './process-stamp.ts';
 import { isGenerationName, linkTextOf, linkTmpName, stampOfStoreEntry } from './store-layout.ts';
+import { STORE_MARKER, storeProblem, writeStoreMarker } from './store-owner.ts';
 
 function remove(path: string, removed: string[]): void {
   try {
@@ -22,13 +24,32 @@ function remove(path: string, removed: string[]): void {
   }
 }
 
-/** Removes the store folder and its `.asof` parent when nothing is left in them. */
+/**
+ * Removes the store folder and its `.asof` parent when nothing is left in them (the `.asof` folder's own
+ * marker aside). If another command made a store there between the look and the removal, the marker is
+ * written back, so that store stays recognisably asof's.
+ */
 export function removeEmptyStore(store: string): void {
-  for (const dir of [store, dirname(store)]) {
+  try {
+    rmdirSync(store);
+  } catch {
+    return;
+  }
+  const container = dirname(store);
+  try {
+    const names = readdirSync(container);
+    if (names.length !== 1 || names[0] !== STORE_MARKER) return;
+    unlinkSync(join(container, STORE_MARKER));
+  } catch {
+    return;
+  }
+  try {
+    rmdirSync(container);
+  } catch {
     try {
-      rmdirSync(dir);
+      writeStoreMarker(container);
     } catch {
-      return;
+      // Unwritable now: the store is left for its own output's next write, which adopts it by its layout.
     }
   }
 }
@@ -49,6 +70,8 @@ export function switchLink(store: string, target: string, generation: string): v
  */
 export function cleanStore(store: string, target: string, holdsLock: boolean): string[] {
   const removed: string[] = [];
+  // Every caller checked the store already; checked again here because this is where deletion happens.
+  if (storeProblem(store) !== null) return removed;
   let names: string[];
   try {
     names = readdirSync(store);

@@ -1,13 +1,64 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { cleanStore, removeEmptyStore } from './clean-store.ts';
 import { OutputRefusedError } from './output-errors.ts';
 import { acquireOutputLock } from './output-lock.ts';
 import type { OutputPlan } from './plan-output.ts';
 import { tmpName, WORK_DIR } from './store-layout.ts';
+import { storeContainerProblem, writeStoreMarker } from './store-owner.ts';
 import { RegistryEntry } from './temp-registry.ts';
 
 const active = new Set<OutputOperation>();
+
+function isDir(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && !st.isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates `<parent>/.asof` (with asof's marker) and the output's store in it, or checks that they are
+ * asof's: a real folder, the user's, marked — or an older asof's by its layout, then marked now. Anything
+ * else is refused (exit 2), so nothing asof later cleans can lie outside a folder it made.
+ */
+function makeStore(plan: OutputPlan): void {
+  const container = dirname(plan.store);
+  try {
+    mkdirSync(dirname(container), { recursive: true });
+    try {
+      mkdirSync(container);
+      writeStoreMarker(container);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const problem = storeContainerProblem(container, 'adopt');
+    if (problem) throw new StoreRefused(`${container} ${problem}`);
+    try {
+      mkdirSync(plan.store);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (!isDir(plan.store)) throw new StoreRefused(`${plan.store} is not a folder asof made`);
+  } catch (cause) {
+    if (cause instanceof StoreRefused) {
+      throw new OutputRefusedError(
+        'OUTPUT_STORE_NOT_ASOF',
+        `--out ${plan.requested}: ${cause.message}; asof keeps its generations only in a real .asof folder it made itself — move that away or choose another --out`,
+        { context: { file: plan.store } },
+      );
+    }
+    throw new OutputRefusedError(
+      'OUTPUT_NOT_WRITABLE',
+      `--out ${plan.requested}: cannot create ${plan.store} (${(cause as NodeJS.ErrnoException).code}); choose a folder you can write to`,
+      { context: { file: plan.store }, cause },
+    );
+  }
+}
+
+class StoreRefused extends Error {}
 
 /** Operations of this process still running (for the signal handler). */
 export function activeOperations(): OutputOperation[] {
@@ -30,15 +81,7 @@ export class OutputOperation {
     readonly plan: OutputPlan,
     command: string,
   ) {
-    try {
-      mkdirSync(plan.store, { recursive: true });
-    } catch (cause) {
-      throw new OutputRefusedError(
-        'OUTPUT_NOT_WRITABLE',
-        `--out ${plan.requested}: cannot create ${plan.store} (${(cause as NodeJS.ErrnoException).code}); choose a folder you can write to`,
-        { context: { file: plan.store }, cause },
-      );
-    }
+    makeStore(plan);
     const release = acquireOutputLock(plan.store, plan.target, command);
     this.release = release ?? (() => {});
     this.entry = new RegistryEntry(command);

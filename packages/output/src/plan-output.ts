@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { inspectOutputTarget, type TargetState } from './inspect-output-target.ts';
 import { OutputRefusedError } from './output-errors.ts';
 import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 import { STORE_DIR, storeOf } from './store-layout.ts';
+import { STORE_MARKER, storeContainerProblem } from './store-owner.ts';
 
 export interface OutputOptions {
   /** The command, for messages and the lock (e.g. 'asof build'). */
@@ -84,6 +85,7 @@ export function planOutput(
       { context: { file: target, value: requested } },
     );
   }
+  checkStoreFolder(target, where, flag, requested);
   if (target.split('/').includes(STORE_DIR)) {
     throw new OutputRefusedError(
       'OUTPUT_NOT_ALLOWED',
@@ -92,4 +94,24 @@ export function planOutput(
     );
   }
   return { kind, requested, target, store, state };
+}
+
+/** The output's `<parent>/.asof` must be one asof may write and clean (store-owner.ts); checked before any work. */
+function checkStoreFolder(target: string, where: string, flag: string, requested: string): void {
+  if (basename(target) === STORE_MARKER) {
+    throw new OutputRefusedError(
+      'OUTPUT_NOT_ALLOWED',
+      `${flag} ${where}: the name ${STORE_MARKER} is reserved for asof's store marker; choose another name`,
+      { context: { file: target, value: requested } },
+    );
+  }
+  const container = resolve(dirname(target), STORE_DIR);
+  const problem = storeContainerProblem(container, 'check');
+  if (problem) {
+    throw new OutputRefusedError(
+      'OUTPUT_STORE_NOT_ASOF',
+      `${flag} ${where}: ${container} ${problem}; asof keeps its generations only in a real .asof folder it made itself — move that away or choose another ${flag}`,
+      { context: { file: container, value: requested } },
+    );
+  }
 }

@@ -66,6 +66,7 @@ describe('writeOutputDir', () => {
     expect(tree().filter((p) => !p.startsWith('out/.asof/u/gen-bbb'))).toEqual([
       'out',
       'out/.asof',
+      'out/.asof/.asof-store',
       'out/.asof/u',
       'out/u ->',
     ]);

@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asofIn, SCRATCH } from './helpers.ts';
+import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
+
+// Issue 52 / audit reliability-2026-12: one named test per defect the probe found, each failing on the code
+// before the fix. The data-loss cases plant exactly what the probe planted and check the user's files.
+const work = realpathSync(mkdtempSync(join(SCRATCH, 'reliability-')));
+// A registry of our own: the user's $ASOF_STATE_DIR is never read or written.
+process.env.ASOF_STATE_DIR = join(work, '.state');
+const run = (...argv: string[]) => asofIn(work, ...argv);
+let tiny: TinyFixture;
+
+/** Every entry under `dir` with the sha256 of its bytes (symlinks by their text), for byte-identity checks. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      const rel = `${prefix}${e.name}`;
+      if (e.isSymbolicLink()) out[rel] = `-> ${readlinkSync(p)}`;
+      else if (e.isDirectory()) {
+        out[rel] = 'dir';
+        walk(p, `${rel}/`);
+      } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/** A registry entry of a dead process (pid 1's start time is never 1) naming `paths` and `stores`. */
+function plantRegistryEntry(name: string, paths: string[], stores: { store: string; target: string }[] = []) {
+  const dir = join(process.env.ASOF_STATE_DIR as string, 'running');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, `1-1-${name}.json`),
+    JSON.stringify({ command: 'asof build', pid: 1, start: 1, paths, stores }),
+  );
+}
+
+beforeAll(async () => {
+  tiny = await tinyFixture();
+  const r = await run('build', tiny.pipeline, '--out', 'out/victimU');
+  expect(r.code, r.stderr).toBe(0);
+}, 600_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('cleanup deletes only what asof created (issue 52 item 1)', () => {
+  it('16.6: a registry entry naming a folder through `..` is dropped with a warning, never deleted', async () => {
+    const precious = join(work, 'precious16b');
+    mkdirSync(precious);
+    writeFileSync(join(precious, 'keep.txt'), 'mine');
+    const victim = join(work, 'victim16', '.asof', 'n');
+    // The folders the path passes through exist, so the kernel resolves the `..` to precious16b.
+    mkdirSync(join(victim, 'tmp-1-1-x'), { recursive: true });
+    // Written as text: path.join would normalise the `..` away before asof sees it.
+    plantRegistryEntry('dotdot', [`${victim}/tmp-1-1-x/../../../../precious16b`]);
+    // An unrelated command that itself fails (a split has no series listing), as in the probe.
+    const r = await run('series', '--data', tiny.split);
+    expect(r.code).not.toBe(0);
+    expect(readFileSync(join(precious, 'keep.txt'), 'utf8')).toBe('mine');
+    expect(r.stderr).toMatch(/precious16b/);
+    expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    // The entry is dropped: the next command does not warn again.
+    const again = await run('verify', join(tiny.split, 'manifest.json'));
+    expect(again.stderr).not.toMatch(/precious16b/);
+  });
+
+  it('16.5: a symlinked <parent>/.asof is refused, and the folder it leads to is left as it was', async () => {
+    const outside = join(work, 'outside-store');
+    mkdirSync(join(outside, 'x', 'gen-precious'), { recursive: true });
+    writeFileSync(join(outside, 'x', 'gen-precious', 'data.txt'), 'mine');
+    const before = snapshot(outside);
+    mkdirSync(join(work, 'out', 'sl'), { recursive: true });
+    symlinkSync(outside, join(work, 'out', 'sl', '.asof'));
+    const r = await run('build', tiny.pipeline, '--out', 'out/sl/x');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/\.asof is a symlink/);
+    expect(snapshot(outside)).toEqual(before);
+    expect(existsSync(join(work, 'out', 'sl', 'x'))).toBe(false);
+  });
+
+  it('16.5 via the registry: a dead entry naming a store under a symlinked .asof is not followed', async () => {
+    const outside = join(work, 'outside-store2');
+    mkdirSync(join(outside, 'y', 'gen-precious'), { recursive: true });
+    writeFileSync(join(outside, 'y', 'gen-precious', 'data.txt'), 'mine');
+    mkdirSync(join(outside, 'y', 'tmp-1-1-abcd'), { recursive: true });
+    writeFileSync(join(outside, 'y', 'tmp-1-1-abcd', 'data.txt'), 'mine too');
+    const before = snapshot(outside);
+    const parent = join(work, 'out', 'sl2');
+    mkdirSync(parent, { recursive: true });
+    symlinkSync(outside, join(parent, '.asof'));
+    plantRegistryEntry(
+      'symlinked',
+      [join(parent, '.asof', 'y', 'tmp-1-1-abcd')],
+      [{ store: join(parent, '.asof', 'y'), target: join(parent, 'y') }],
+    );
+    const r = await run('verify', join(tiny.split, 'manifest.json'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(snapshot(outside)).toEqual(before);
+    expect(r.stderr).toMatch(/sl2/);
+  });
+});
