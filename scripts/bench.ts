@@ -138,157 +138,167 @@ let datasetId = '';
 const written: WrittenTable[] = [];
 // The build stages write into a temp output switched into place as `asof build` does (docs/decisions/0010):
 // the database, WAL and spill files live in its .work/ folder, one per process.
-await writeOutputDir(outDir, { command: 'asof bench', label: () => datasetId.slice(0, 12) }, async (work) => {
-  const outDir = work.dir;
-  const spillDir = join(work.work, 'spill');
-  if (!args.json) {
-    console.log(
-      `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, storage ${config.duckdb.storage ?? 'memory'}, spill ${spillDir}`,
-    );
-  }
-  const duck = await Duck.open({
-    threads: config.duckdb.threads,
-    memoryLimit: config.duckdb.memory_limit,
-    tempDirectory: spillDir,
-    ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
-  });
-  try {
-    await stage('generate', async () => {
-      await createStagingTables(duck);
-      await loadRegistryTables(duck, registry);
-      const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
-      return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
-    });
-    // The floor (issue 21): on the same staged rows, the least work any builder must do — one pass that
-    // decodes, sorts on the grain and writes the observation files with the build's COPY options and parts.
-    // Its files are thrown away; every stage is printed as a ratio to it at the end.
-    await stage('floor', async () => {
-      const floorDir = join(work.work, 'floor');
-      await duck.createTable('bench_floor_series', benchSql('bench_floor_series'));
-      // The texts are sorted as codes, as the build's write sorts them (sortWithCodes): the floor is the
-      // cheapest pass known, not a pass the build beats.
-      await createObservationCodes(duck, stagedObservationTexts('SELECT series_id FROM bench_floor_series'));
-      const select = sortWithCodes(
-        OBSERVATION_COLUMNS,
-        `FROM (${benchSql('bench_floor_observations')}) AS floor`,
-        'series_rank, "timestamp", available_at',
-        OBSERVATION_CODES,
-      );
-      let n = 0;
-      let files = 0;
-      for (const f of FREQUENCIES) {
-        const ranges = await keyRanges(
-          duck,
-          `SELECT k.series_rank AS key, count(*) AS n FROM stg_observations AS o
-           JOIN bench_floor_series AS k ON k.series_key = o.series_key WHERE k.frequency = $f GROUP BY k.series_rank`,
-          { f },
-          MAX_ROWS_PER_FILE,
-        );
-        for (const [i, [lo, hi]] of ranges.entries()) {
-          const file = join(
-            floorDir,
-            ...partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length).split('/'),
-          );
-          mkdirSync(join(file, '..'), { recursive: true });
-          await duck.writeParquet(select, file, {
-            f,
-            lo,
-            hi,
-          });
-          files++;
-        }
-      }
-      n = await count(duck, 'stg_observations');
-      await duck.run('DROP TABLE bench_floor_series');
-      rmSync(floorDir, { recursive: true, force: true });
-      return { rows: n, note: `${files} observation files, discarded` };
-    });
-    await stage('assemble', async () => {
-      await assertKnownUnits(duck, registry);
-      // Every universe model but tasks (the next stage), in dependency order, as asof build runs them.
-      for (const model of UNIVERSE_MODELS.filter((m) => m !== 'tasks')) {
-        const t = performance.now();
-        await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
-        detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
-      }
-      await assertInvariants(duck);
-      // The staging copy is not read again: free it before the later stages need the memory.
-      await duck.run('DROP TABLE stg_observations');
-      observations = await count(duck, 'observations');
-      return { rows: observations, note: `${(await count(duck, 'series')).toLocaleString('en-US')} series` };
-    });
-    await stage('taxonomy/tasks', async () => {
-      await runModels(duck, ['tasks']);
-      const targets = Number(
-        (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM series WHERE eval_target')).n,
-      );
-      return {
-        rows: await count(duck, 'tasks'),
-        note: `${targets.toLocaleString('en-US')} eval-target series`,
-      };
-    });
-    const buildSegments = (patterns as Record<string, unknown>).buildSegments as
-      | ((d: Duck, o?: { log?: (line: string) => void }) => Promise<void>)
-      | undefined;
-    if (args['skip-patterns'] || !buildSegments) {
+await writeOutputDir(
+  outDir,
+  { command: 'asof bench', writes: 'universe', label: () => datasetId.slice(0, 12) },
+  async (work) => {
+    const outDir = work.dir;
+    const spillDir = join(work.work, 'spill');
+    if (!args.json) {
       console.log(
-        `patterns         skipped (${buildSegments ? '--skip-patterns' : '@asof/patterns has no buildSegments'})`,
+        `bench: scale ${scale}, DuckDB threads ${config.duckdb.threads}, memory_limit ${config.duckdb.memory_limit}, storage ${config.duckdb.storage ?? 'memory'}, spill ${spillDir}`,
       );
-    } else {
-      await stage('patterns', async () => {
-        await buildSegments(duck, { log: detail });
-        return { rows: await count(duck, 'segments') };
-      });
     }
-    await stage('write+manifest', async () => {
-      written.push(...(await writeUniverse(duck, outDir)));
-      if (!args['skip-patterns'] && buildSegments) {
-        written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
+    const duck = await Duck.open({
+      threads: config.duckdb.threads,
+      memoryLimit: config.duckdb.memory_limit,
+      tempDirectory: spillDir,
+      ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
+    });
+    try {
+      await stage('generate', async () => {
+        await createStagingTables(duck);
+        await loadRegistryTables(duck, registry);
+        const g = await generateScaleUniverse(duck, config.sources.scale!, registry);
+        return { rows: g.rows, note: `${g.series.toLocaleString('en-US')} series staged` };
+      });
+      // The floor (issue 21): on the same staged rows, the least work any builder must do — one pass that
+      // decodes, sorts on the grain and writes the observation files with the build's COPY options and parts.
+      // Its files are thrown away; every stage is printed as a ratio to it at the end.
+      await stage('floor', async () => {
+        const floorDir = join(work.work, 'floor');
+        await duck.createTable('bench_floor_series', benchSql('bench_floor_series'));
+        // The texts are sorted as codes, as the build's write sorts them (sortWithCodes): the floor is the
+        // cheapest pass known, not a pass the build beats.
+        await createObservationCodes(
+          duck,
+          stagedObservationTexts('SELECT series_id FROM bench_floor_series'),
+        );
+        const select = sortWithCodes(
+          OBSERVATION_COLUMNS,
+          `FROM (${benchSql('bench_floor_observations')}) AS floor`,
+          'series_rank, "timestamp", available_at',
+          OBSERVATION_CODES,
+        );
+        let n = 0;
+        let files = 0;
+        for (const f of FREQUENCIES) {
+          const ranges = await keyRanges(
+            duck,
+            `SELECT k.series_rank AS key, count(*) AS n FROM stg_observations AS o
+           JOIN bench_floor_series AS k ON k.series_key = o.series_key WHERE k.frequency = $f GROUP BY k.series_rank`,
+            { f },
+            MAX_ROWS_PER_FILE,
+          );
+          for (const [i, [lo, hi]] of ranges.entries()) {
+            const file = join(
+              floorDir,
+              ...partPath(`observations/frequency=${f}/data.parquet`, i, ranges.length).split('/'),
+            );
+            mkdirSync(join(file, '..'), { recursive: true });
+            await duck.writeParquet(select, file, {
+              f,
+              lo,
+              hi,
+            });
+            files++;
+          }
+        }
+        n = await count(duck, 'stg_observations');
+        await duck.run('DROP TABLE bench_floor_series');
+        rmSync(floorDir, { recursive: true, force: true });
+        return { rows: n, note: `${files} observation files, discarded` };
+      });
+      await stage('assemble', async () => {
+        await assertKnownUnits(duck, registry);
+        // Every universe model but tasks (the next stage), in dependency order, as asof build runs them.
+        for (const model of UNIVERSE_MODELS.filter((m) => m !== 'tasks')) {
+          const t = performance.now();
+          await runModels(duck, [model], { eval_start: `${config.eval_start}T00:00:00Z` });
+          detail(`${model.padEnd(22)} ${((performance.now() - t) / 1000).toFixed(1).padStart(6)} s`);
+        }
+        await assertInvariants(duck);
+        // The staging copy is not read again: free it before the later stages need the memory.
+        await duck.run('DROP TABLE stg_observations');
+        observations = await count(duck, 'observations');
+        return {
+          rows: observations,
+          note: `${(await count(duck, 'series')).toLocaleString('en-US')} series`,
+        };
+      });
+      await stage('taxonomy/tasks', async () => {
+        await runModels(duck, ['tasks']);
+        const targets = Number(
+          (await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM series WHERE eval_target')).n,
+        );
+        return {
+          rows: await count(duck, 'tasks'),
+          note: `${targets.toLocaleString('en-US')} eval-target series`,
+        };
+      });
+      const buildSegments = (patterns as Record<string, unknown>).buildSegments as
+        | ((d: Duck, o?: { log?: (line: string) => void }) => Promise<void>)
+        | undefined;
+      if (args['skip-patterns'] || !buildSegments) {
+        console.log(
+          `patterns         skipped (${buildSegments ? '--skip-patterns' : '@asof/patterns has no buildSegments'})`,
+        );
+      } else {
+        await stage('patterns', async () => {
+          await buildSegments(duck, { log: detail });
+          return { rows: await count(duck, 'segments') };
+        });
       }
-      const outputs: ManifestOutput[] = [];
-      for (const w of written) outputs.push(await manifestOutput(outDir, w));
-      const totals = await duck.one<Record<string, bigint>>(
-        `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
+      await stage('write+manifest', async () => {
+        written.push(...(await writeUniverse(duck, outDir)));
+        if (!args['skip-patterns'] && buildSegments) {
+          written.push(await writeTable(duck, outDir, patterns.SEGMENTS_TABLE_SPEC));
+        }
+        const outputs: ManifestOutput[] = [];
+        for (const w of written) outputs.push(await manifestOutput(outDir, w));
+        const totals = await duck.one<Record<string, bigint>>(
+          `SELECT (SELECT count(*) FROM series) AS series, (SELECT count(*) FROM observations) AS observations,
               (SELECT sum(n_revisions) FROM series) AS revisions,
               (SELECT count(*) FROM series WHERE eval_target) AS eval_targets, (SELECT count(*) FROM tasks) AS tasks`,
-      );
-      const manifest = finalizeManifest({
-        manifest_version: 1,
-        name: config.name,
-        kind: 'universe',
-        parent_dataset_id: null,
-        created_by: {
-          asof_version: ASOF_VERSION,
-          duckdb_version: await duck.version(),
-          git_commit: null,
-          git_dirty: null,
-        },
-        config: config as unknown as Record<string, unknown>,
-        config_sha256: sha256Hex(canonicalJson(config)),
-        registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
-        inputs: [],
-        outputs,
-        warnings: [
-          {
-            code: 'SYNTHETIC',
-            message: 'every series of the scale universe is synthetic (source scale, SPEC §12)',
-            count: Number(totals.series),
+        );
+        const manifest = finalizeManifest({
+          manifest_version: 1,
+          name: config.name,
+          kind: 'universe',
+          parent_dataset_id: null,
+          created_by: {
+            asof_version: ASOF_VERSION,
+            duckdb_version: await duck.version(),
+            git_commit: null,
+            git_dirty: null,
           },
-        ],
-        summary: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v ?? 0)])),
+          config: config as unknown as Record<string, unknown>,
+          config_sha256: sha256Hex(canonicalJson(config)),
+          registry: registry.files.map((f) => ({ name: f.name, sha256: f.sha256, bytes: f.bytes })),
+          inputs: [],
+          outputs,
+          warnings: [
+            {
+              code: 'SYNTHETIC',
+              message: 'every series of the scale universe is synthetic (source scale, SPEC §12)',
+              count: Number(totals.series),
+            },
+          ],
+          summary: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v ?? 0)])),
+        });
+        writeManifest(join(outDir, 'manifest.json'), manifest);
+        datasetId = manifest.dataset_id;
+        const bytes = outputs.reduce((s, o) => s + o.bytes, 0);
+        return {
+          rows: outputs.reduce((s, o) => s + o.rows, 0),
+          note: `${outputs.length} files, ${(bytes / 1e6).toFixed(0)} MB`,
+        };
       });
-      writeManifest(join(outDir, 'manifest.json'), manifest);
-      datasetId = manifest.dataset_id;
-      const bytes = outputs.reduce((s, o) => s + o.bytes, 0);
-      return {
-        rows: outputs.reduce((s, o) => s + o.rows, 0),
-        note: `${outputs.length} files, ${(bytes / 1e6).toFixed(0)} MB`,
-      };
-    });
-  } finally {
-    duck.close();
-  }
-});
+    } finally {
+      duck.close();
+    }
+  },
+);
 
 const runSplit = (split as Record<string, unknown>).runSplit as typeof split.runSplit | undefined;
 if (args['skip-split'] || !runSplit) {

@@ -116,3 +116,49 @@ describe('cleanup deletes only what asof created (issue 52 item 1)', () => {
     expect(r.stderr).toMatch(/sl2/);
   });
 });
+
+describe('--out replaces an asof output only of its own kind (issue 52 item 2)', () => {
+  async function expectKindRefused(argv: string[], kindWords: RegExp) {
+    const victim = join(work, 'out', 'victimU');
+    const before = snapshot(join(work, 'out'));
+    const r = await run(...argv);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/victimU/);
+    expect(r.stderr).toMatch(/universe/);
+    expect(r.stderr).toMatch(kindWords);
+    expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(snapshot(join(work, 'out'))).toEqual(before);
+    const m = JSON.parse(readFileSync(join(victim, 'manifest.json'), 'utf8'));
+    expect(m.kind).toBe('universe');
+  }
+
+  it('16.4: asof score --out <a universe> is refused, the universe kept', async () => {
+    await expectKindRefused(
+      [
+        'score',
+        '--manifest',
+        join(tiny.split, 'manifest.json'),
+        '--forecasts',
+        tiny.baselines,
+        '--universe',
+        join(tiny.universe, 'manifest.json'),
+        '--out',
+        'out/victimU',
+      ],
+      /score/,
+    );
+  });
+
+  it('16.4: asof export csv --out <a universe> is refused, the universe kept', async () => {
+    await expectKindRefused(
+      ['export', 'csv', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'out/victimU'],
+      /csv/,
+    );
+  });
+
+  it('a command still replaces its own kind: build over the universe', async () => {
+    const r = await run('build', tiny.pipeline, '--out', 'out/victimU');
+    expect(r.code, r.stderr).toBe(0);
+  });
+});

@@ -101,6 +101,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
     options.outDir,
     {
       command: 'asof build',
+      writes: 'universe',
       cwd,
       inputs: [...(options.inputs ?? []), ...pipelineInputs(config, cwd, options.cacheRoot ?? cwd)],
       label: (m: Manifest) => m.dataset_id.slice(0, 12),

@@ -44,6 +44,7 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ExportCsvRes
       options.outDir,
       {
         command: 'asof export csv',
+        writes: 'csv-export',
         inputs: [options.manifestPath, dirname(options.manifestPath)],
         label: (m: Manifest) => m.dataset_id.slice(0, 12),
         beforeSwitch: () => verified.recheck(),

@@ -94,6 +94,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
   const scoreOptions = {
     command: 'asof run',
     flag: '--score',
+    writes: 'scores' as const,
     inputs: [manifestPath, dirname(manifestPath), outPath],
   };
   // Checked before the model starts, so a long run does not end on an output asof may not replace.

@@ -121,6 +121,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     resolve(io.cwd, values.out),
     {
       command: 'asof score',
+      writes: 'scores',
       inputs: [
         manifestPath,
         dirname(manifestPath),

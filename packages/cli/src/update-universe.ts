@@ -179,6 +179,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
         options.outDir,
         {
           command: 'asof update',
+          writes: 'universe',
           cwd,
           inputs: [
             ...(options.inputs ?? []),

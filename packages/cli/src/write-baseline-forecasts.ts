@@ -98,6 +98,7 @@ export async function writeBaselineForecasts(
       outPath,
       {
         command: 'asof baselines',
+        writes: 'forecasts',
         inputs: [manifestPath, dirname(manifestPath)],
         protectedFiles: verified.files().map((f) => f.path),
         beforeSwitch: () => verified.recheck(),

@@ -14,7 +14,7 @@ export {
 } from './inspect-output-target.ts';
 export { installSignalCleanup } from './install-signal-cleanup.ts';
 export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
-export { type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
+export { type OutputKind, type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
 export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 export { makeScratchDir, SCRATCH_PREFIX, scratchPath } from './scratch-dir.ts';

@@ -20,12 +20,15 @@ export type TargetState =
   | { state: 'absent' }
   /** An empty real folder. */
   | { state: 'empty' }
-  /** asof's own symlink to a generation in the store (which may be missing after a crash). */
-  | { state: 'generation'; generation: string }
+  /**
+   * asof's own symlink to a generation in the store (which may be missing after a crash). `holds`: the
+   * kind of output in it (outputKindOf), null when the generation is missing.
+   */
+  | { state: 'generation'; generation: string; holds: string | null }
   /** A real folder holding an asof manifest or results document (written by asof before generations). */
-  | { state: 'asof-dir' }
+  | { state: 'asof-dir'; holds: string | null }
   /** A file asof wrote (Parquet with the asof key-value entry, or an asof HTML report). */
-  | { state: 'asof-file' }
+  | { state: 'asof-file'; holds: string | null }
   /** Anything else: never replaced. `what` says what is there, for the message. */
   | { state: 'foreign'; what: string };
 
@@ -57,6 +60,18 @@ export function isAsofResultsFile(path: string): boolean {
 /** Does this folder hold an output asof wrote (its manifest or its results document)? */
 export function isAsofOutputDir(dir: string): boolean {
   return isAsofManifestFile(join(dir, 'manifest.json')) || isAsofResultsFile(join(dir, 'results.json'));
+}
+
+/**
+ * The kind of asof output in a folder: its manifest's `kind` ('universe', 'split', 'csv-export',
+ * 'fintsb-export', …) or 'scores' for a results document; null when it holds neither.
+ */
+export function outputKindOf(dir: string): string | null {
+  if (isAsofManifestFile(join(dir, 'manifest.json'))) {
+    const kind = readJson(join(dir, 'manifest.json'))?.kind;
+    return typeof kind === 'string' ? kind : null;
+  }
+  return isAsofResultsFile(join(dir, 'results.json')) ? 'scores' : null;
 }
 
 /**
@@ -132,7 +147,7 @@ export function inspectOutputTarget(target: string, kind: 'dir' | 'file'): Targe
     const text = readlinkSync(target);
     const prefix = linkTextOf(target, '');
     if (kind === 'dir' && text.startsWith(prefix) && !text.slice(prefix.length).includes('/')) {
-      return { state: 'generation', generation: text.slice(prefix.length) };
+      return { state: 'generation', generation: text.slice(prefix.length), holds: outputKindOf(target) };
     }
     return { state: 'foreign', what: `a symlink to ${text} that asof did not make` };
   }
@@ -140,11 +155,16 @@ export function inspectOutputTarget(target: string, kind: 'dir' | 'file'): Targe
     if (kind === 'file') return { state: 'foreign', what: 'a folder (this command writes a file)' };
     const names = readdirSync(target);
     if (names.length === 0) return { state: 'empty' };
-    if (isAsofOutputDir(target)) return { state: 'asof-dir' };
+    if (isAsofOutputDir(target)) return { state: 'asof-dir', holds: outputKindOf(target) };
     if (basename(target) === STORE_DIR) return { state: 'foreign', what: "asof's own store of generations" };
     return { state: 'foreign', what: `a folder asof did not write, holding ${listSome(target)}` };
   }
   if (kind === 'dir') return { state: 'foreign', what: 'a file (this command writes a folder)' };
-  if (st.isFile() && (isAsofParquetFile(target) || isAsofHtmlFile(target))) return { state: 'asof-file' };
+  if (st.isFile()) {
+    // A Parquet file names its kind in its asof entry ('forecasts'); an asof HTML file is a report.
+    const parquet = readAsofParquetMetadata(target);
+    if (parquet) return { state: 'asof-file', holds: typeof parquet.kind === 'string' ? parquet.kind : null };
+    if (isAsofHtmlFile(target)) return { state: 'asof-file', holds: 'report' };
+  }
   return { state: 'foreign', what: 'a file asof did not write' };
 }

@@ -5,9 +5,38 @@ import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 import { STORE_DIR, storeOf } from './store-layout.ts';
 import { STORE_MARKER, storeContainerProblem } from './store-owner.ts';
 
+/**
+ * The kinds of output asof writes: a manifest's `kind` for folder outputs with a manifest, 'scores' for a
+ * results folder, the Parquet asof entry's `kind` for forecasts files, 'report' for an HTML report.
+ */
+export type OutputKind =
+  | 'universe'
+  | 'split'
+  | 'csv-export'
+  | 'fintsb-export'
+  | 'scores'
+  | 'forecasts'
+  | 'report';
+
+const KIND_WORDS: Record<string, string> = {
+  universe: 'a universe',
+  split: 'a split',
+  'csv-export': 'a CSV export',
+  'fintsb-export': 'a FinTSB export',
+  scores: 'scores (results.json)',
+  forecasts: 'a forecasts file',
+  report: 'a report',
+};
+const kindWords = (kind: string) => KIND_WORDS[kind] ?? `an asof output of kind "${kind}"`;
+
 export interface OutputOptions {
   /** The command, for messages and the lock (e.g. 'asof build'). */
   command: string;
+  /**
+   * The kind of output the command writes: an existing asof output is replaced only when it is of the
+   * same kind (issue 52: `score --out <a universe>` must not delete the universe).
+   */
+  writes: OutputKind;
   /** The flag that named the output, for messages (default '--out'). */
   flag?: string;
   /**
@@ -86,6 +115,7 @@ export function planOutput(
     );
   }
   checkStoreFolder(target, where, flag, requested);
+  checkKind(state, options, where, flag, requested, target);
   if (target.split('/').includes(STORE_DIR)) {
     throw new OutputRefusedError(
       'OUTPUT_NOT_ALLOWED',
@@ -114,4 +144,23 @@ function checkStoreFolder(target: string, where: string, flag: string, requested
       { context: { file: container, value: requested } },
     );
   }
+}
+
+/** An asof output is replaced only by a command that writes the same kind. */
+function checkKind(
+  state: TargetState,
+  options: OutputOptions,
+  where: string,
+  flag: string,
+  requested: string,
+  target: string,
+): void {
+  if (state.state !== 'generation' && state.state !== 'asof-dir' && state.state !== 'asof-file') return;
+  if (state.holds === null || state.holds === options.writes) return;
+  const remove = state.state === 'generation' ? `rm -r ${target} ${storeOf(target)}` : `rm -r ${target}`;
+  throw new OutputRefusedError(
+    'OUTPUT_OTHER_KIND',
+    `${flag} ${where} holds ${kindWords(state.holds)} (kind "${state.holds}"), but ${options.command} writes ${kindWords(options.writes)} and replaces only its own kind; choose another ${flag}, or delete it first if you mean to (${remove})`,
+    { context: { file: target, value: requested, holds: state.holds, writes: options.writes } },
+  );
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanStaleTemps } from './clean-stale-temps.ts';
 import { removeEmptyStore } from './clean-store.ts';
-import { planOutput } from './plan-output.ts';
+import { type OutputKind, planOutput } from './plan-output.ts';
 import { stampText } from './process-stamp.ts';
 import {
   cleanupPathProblem,
@@ -25,6 +25,7 @@ import {
 } from './store-owner.ts';
 import { registryDir } from './temp-registry.ts';
 import { writeOutputDir } from './write-output-dir.ts';
+import { writeOutputFile } from './write-output-file.ts';
 
 // Issue 52 items 1 and 2: cleanup deletes only in stores asof made; an output is replaced only by its kind.
 let root: string;
@@ -166,11 +167,11 @@ describe('storeContainerProblem: which .asof folders asof writes into', () => {
   });
 });
 
-describe('planOutput and the writers: the store folder', () => {
+describe('planOutput and the writers: the store folder and the kind', () => {
   const manifest = (kind: string) =>
     JSON.stringify({ manifest_version: 1, dataset_id: 'a', kind, created_by: { asof_version: '0.1.0' } });
-  const writeDir = (target: string, kind: string) =>
-    writeOutputDir(target, { command: `asof ${kind}` }, async ({ dir }) => {
+  const writeDir = (target: string, writes: OutputKind, kind: string) =>
+    writeOutputDir(target, { command: `asof ${writes}`, writes }, async ({ dir }) => {
       writeFileSync(join(dir, 'manifest.json'), manifest(kind));
     });
 
@@ -180,13 +181,51 @@ describe('planOutput and the writers: the store folder', () => {
     mkdirSync(join(root, 'out'));
     symlinkSync(outside, join(root, 'out', '.asof'));
     const target = join(root, 'out', 'x');
-    expect(() => planOutput(target, 'dir', { command: 't' })).toThrow(
+    expect(() => planOutput(target, 'dir', { command: 't', writes: 'universe' })).toThrow(
       expect.objectContaining({ code: 'OUTPUT_STORE_NOT_ASOF', exitCode: 2 }),
     );
-    await expect(writeDir(target, 'universe')).rejects.toMatchObject({
+    await expect(writeDir(target, 'universe', 'universe')).rejects.toMatchObject({
       code: 'OUTPUT_STORE_NOT_ASOF',
     });
     expect(readdirSync(join(outside, 'x'))).toEqual(['gen-precious']);
-    expect(() => planOutput(join(root, 'out', STORE_MARKER), 'dir', { command: 't' })).toThrow(/reserved/);
+    expect(() =>
+      planOutput(join(root, 'out', STORE_MARKER), 'dir', { command: 't', writes: 'universe' }),
+    ).toThrow(/reserved/);
+  });
+
+  it('replaces a folder output only with its own kind, with one line naming what is there', async () => {
+    const target = join(root, 'out', 'u');
+    await writeDir(target, 'universe', 'universe');
+    await writeDir(target, 'universe', 'universe');
+    let err: unknown;
+    try {
+      planOutput(target, 'dir', { command: 'asof score', writes: 'scores' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'OUTPUT_OTHER_KIND', exitCode: 2 });
+    const message = (err as Error).message;
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/holds a universe \(kind "universe"\), but asof score writes scores/);
+    expect(message).toContain(`rm -r ${target} ${join(root, 'out', '.asof', 'u')}`);
+    await expect(writeDir(target, 'csv-export', 'csv-export')).rejects.toMatchObject({
+      code: 'OUTPUT_OTHER_KIND',
+    });
+    expect(JSON.parse(readFileSync(join(target, 'manifest.json'), 'utf8')).kind).toBe('universe');
+  });
+
+  it('replaces a file output only with its own kind (a report is not a forecasts file)', async () => {
+    const report = join(root, 'r.html');
+    writeFileSync(report, '<!doctype html><meta name="generator" content="asof report"><p>hi</p>');
+    await expect(
+      writeOutputFile(report, { command: 'asof baselines', writes: 'forecasts' }, async ({ file }) =>
+        writeFileSync(file, 'x'),
+      ),
+    ).rejects.toMatchObject({ code: 'OUTPUT_OTHER_KIND' });
+    expect(readFileSync(report, 'utf8')).toContain('<p>hi</p>');
+    await writeOutputFile(report, { command: 'asof report', writes: 'report' }, async ({ file }) =>
+      writeFileSync(file, '<!doctype html><p>new</p>'),
+    );
+    expect(readFileSync(report, 'utf8')).toContain('new');
   });
 });

@@ -30,12 +30,16 @@ const manifest = (id: string) =>
   JSON.stringify({ manifest_version: 1, dataset_id: id, created_by: { asof_version: '0.1.0' } });
 
 async function write(target: string, id: string, extra: Record<string, string> = {}) {
-  return writeOutputDir(target, { command: 'test', label: () => id }, async ({ dir, work }) => {
-    writeFileSync(join(work, 'scratch.duckdb'), 'x');
-    writeFileSync(join(dir, 'manifest.json'), manifest(id));
-    for (const [k, v] of Object.entries(extra)) writeFileSync(join(dir, k), v);
-    return id;
-  });
+  return writeOutputDir(
+    target,
+    { command: 'test', writes: 'universe', label: () => id },
+    async ({ dir, work }) => {
+      writeFileSync(join(work, 'scratch.duckdb'), 'x');
+      writeFileSync(join(dir, 'manifest.json'), manifest(id));
+      for (const [k, v] of Object.entries(extra)) writeFileSync(join(dir, k), v);
+      return id;
+    },
+  );
 }
 
 /** Everything under root except the state folder, as relative paths. */
@@ -81,7 +85,7 @@ describe('writeOutputDir', () => {
     const target = join(root, 'u');
     await write(target, 'aaa', { 'a.txt': 'one' });
     await expect(
-      writeOutputDir(target, { command: 'test' }, async ({ dir }) => {
+      writeOutputDir(target, { command: 'test', writes: 'universe' }, async ({ dir }) => {
         writeFileSync(join(dir, 'half.txt'), 'half');
         throw new Error('boom');
       }),
@@ -147,14 +151,16 @@ describe('writeOutputDir', () => {
     await write(universe, 'aaa');
     const inputs = [join(universe, 'manifest.json')];
     for (const out of [universe, join(universe, 'x'), join(root, 'out')]) {
-      expect(() => planOutput(out, 'dir', { command: 't', inputs })).toThrow(
+      expect(() => planOutput(out, 'dir', { command: 't', writes: 'universe', inputs })).toThrow(
         expect.objectContaining({
           code: expect.stringMatching(/OUTPUT_OVERLAPS_INPUT|OUTPUT_NOT_ALLOWED|OUTPUT_NOT_ASOF/),
         }),
       );
     }
-    expect(() => planOutput(join(root, 'out', 'u2'), 'dir', { command: 't', inputs })).not.toThrow();
-    expect(() => planOutput('/', 'dir', { command: 't' })).toThrow(
+    expect(() =>
+      planOutput(join(root, 'out', 'u2'), 'dir', { command: 't', writes: 'universe', inputs }),
+    ).not.toThrow();
+    expect(() => planOutput('/', 'dir', { command: 't', writes: 'universe' })).toThrow(
       expect.objectContaining({ code: 'OUTPUT_NOT_ALLOWED' }),
     );
   });
@@ -162,7 +168,7 @@ describe('writeOutputDir', () => {
   it('fails a second writer of the same output with one line while the first holds it', async () => {
     const target = join(root, 'u');
     let release!: () => void;
-    const first = writeOutputDir(target, { command: 'asof build' }, async ({ dir }) => {
+    const first = writeOutputDir(target, { command: 'asof build', writes: 'universe' }, async ({ dir }) => {
       writeFileSync(join(dir, 'manifest.json'), manifest('one'));
       await new Promise<void>((r) => {
         release = r;

@@ -111,13 +111,14 @@ export async function exportFintsb(options: ExportFintsbOptions): Promise<Export
   const manifestPath = resolve(options.manifestPath);
   // Checked before anything is read: the output may not be the parent universe, lie in it, or hold it.
   const inputs = [dirname(manifestPath), manifestPath];
-  planOutput(options.outDir, 'dir', { command: 'asof export fintsb', inputs });
+  planOutput(options.outDir, 'dir', { command: 'asof export fintsb', writes: 'fintsb-export', inputs });
   const verified = await openVerifiedManifest(manifestPath);
   try {
     const { value, path } = await writeOutputDir(
       options.outDir,
       {
         command: 'asof export fintsb',
+        writes: 'fintsb-export',
         inputs,
         label: (r: { manifest: Manifest }) => r.manifest.dataset_id.slice(0, 12),
         beforeSwitch: () => verified.recheck(),

@@ -22,7 +22,7 @@ export function checkReportOutput(
   path: string,
   inputs: { manifestPath: string; resultsPath?: string },
 ): void {
-  planOutput(path, 'file', { command: 'asof report', inputs: reportInputs(inputs) });
+  planOutput(path, 'file', { command: 'asof report', writes: 'report', inputs: reportInputs(inputs) });
 }
 
 export async function writeReportFile(
@@ -34,6 +34,7 @@ export async function writeReportFile(
     path,
     {
       command: 'asof report',
+      writes: 'report',
       inputs: reportInputs(inputs),
     },
     async ({ file }) => writeFileSync(file, html),

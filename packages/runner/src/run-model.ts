@@ -94,6 +94,7 @@ export async function runModel(options: RunModelOptions): Promise<RunModelResult
       resolve(options.cwd, options.outPath),
       {
         command: 'asof run',
+        writes: 'forecasts',
         cwd: options.cwd,
         // The model's own files are inputs too: a forecasts file never replaces the model's script.
         inputs: [manifestPath, dirname(manifestPath), ...files.map((f) => resolve(options.cwd, f.path))],

@@ -274,7 +274,11 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
   const manifestPath = resolve(options.manifestPath);
   const dataDir = dirname(manifestPath);
   // Checked before anything is read: the output may not be the parent universe, lie in it, or hold it.
-  planOutput(options.outDir, 'dir', { command: 'asof split', inputs: [dataDir, manifestPath] });
+  planOutput(options.outDir, 'dir', {
+    command: 'asof split',
+    writes: 'split',
+    inputs: [dataDir, manifestPath],
+  });
   const verified = await openVerifiedManifest(manifestPath);
   try {
     const parent = verified.manifest;
@@ -322,6 +326,7 @@ export async function runSplit(options: SplitOptions): Promise<SplitResult> {
       options.outDir,
       {
         command: 'asof split',
+        writes: 'split',
         inputs: [dataDir, manifestPath],
         label: (m: Manifest) => m.dataset_id.slice(0, 12),
         // A parent file written to in place while the split read it: refuse rather than publish a split
