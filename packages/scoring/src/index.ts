@@ -74,6 +74,7 @@ export {
   TOP_CELLS_PER_GROUP,
   unitCategory,
 } from './group-baselines-win.ts';
+export { LOSS_TABLE_RULE, lossTable } from './loss-table.ts';
 export {
   baselinePath,
   type FittedBaselineNotes,
@@ -163,8 +164,11 @@ export {
   type UnitVerdictCounts,
   unitVerdictCounts,
 } from './render-leaderboard.ts';
+export { WINDOW_MEANING, windowSummary } from './render-windows.ts';
 export {
   Coverage,
+  LossTable,
+  MemorisationGap,
   MetricValue,
   PooledValue,
   RankBlock,
@@ -173,6 +177,7 @@ export {
   ScoringConfig,
   ScoringResults,
   VerdictRow,
+  WindowScores,
 } from './results-schema.ts';
 export {
   COMPARISON_RULES,
@@ -196,6 +201,8 @@ export {
   POINT_BASELINE_MODELS,
   type PointBaselineModel,
   RANDOM_WALK,
+  SCORING_WINDOWS,
+  type ScoringWindow,
   type TargetRow,
   type TaskRow,
 } from './score-types.ts';

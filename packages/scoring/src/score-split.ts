@@ -99,9 +99,10 @@ async function scoreVerified(
 ): Promise<ScoringResults> {
   const manifest = split.manifest;
   const data = await (options.loadSplit ?? readSplitTables)(manifest, (t) => split.readPaths(t));
+  const splitTasks = data.tasks;
   const tasks =
     options.tasks ??
-    data.tasks ??
+    splitTasks ??
     (universe ? await readTasksTable(universe.manifest, (t) => universe.readPaths(t)) : null);
   if (tasks === null) {
     throw new InputError(
@@ -132,5 +133,6 @@ async function scoreVerified(
     parentDatasetId: manifest.parent_dataset_id,
     datasetWarnings: manifest.warnings,
     forecasts,
+    where: manifestPath,
   });
 }
