@@ -15,9 +15,10 @@ import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const SCORE_USAGE =
-  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--fintsb-compat paper|code] [--window T1|T2|T3] [--json]';
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--fintsb-compat paper|code] [--window T1|T2|T3] [--no-cache] [--json]';
 
 const HELP = `${SCORE_USAGE}
 
@@ -28,7 +29,10 @@ N(0, σ̂²h)), drift, seasonal-naive, ARIMA and GARCH(1,1) baselines are always
 change for series that reach ≤ 0), so forecasts for a positive series must be > 0. Writes
 DIR/results.json (with the per-origin losses behind every verdict) and DIR/leaderboard.md. A split made
 with --model-cutoff and --run-date labels its origins T1/T2/T3: every score, rank and verdict is given for
-all origins and again for each window, with the T1 − T2 memorisation gap per model.
+all origins and again for each window, with the T1 − T2 memorisation gap per model. The split as read
+and the scorer's own baselines are kept per split in $ASOF_STATE_DIR/score-cache (default
+~/.local/state/asof), so a second score of the same split neither reads its files nor fits ARIMA and
+GARCH again (its results.json is the same bytes).
 
   --manifest       the split's manifest.json
   --forecasts      a forecasts file; repeat for several (each model name once across files)
@@ -53,6 +57,7 @@ all origins and again for each window, with the T1 − T2 memorisation gap per m
   --window W       score only window W's origins (T1: targets known before the model cutoff, T2: after it
                    and known by the run date, T3: pending, scored on the steps known); the baselines are
                    fitted on every origin, so the values equal W's section of a score without --window
+  --no-cache       read the split and fit the baselines afresh; neither read nor write the score cache
   --json           print a JSON summary instead of tables
 `;
 
@@ -74,6 +79,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       'fee-bps': { type: 'string' },
       'fintsb-compat': { type: 'string' },
       window: { type: 'string' },
+      'no-cache': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     SCORE_USAGE,
@@ -144,6 +150,8 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     ...(universe ? [universe, dirname(universe)] : []),
   ];
   const log = (line: string) => io.err(`asof score: ${line}\n`);
+  const store = values['no-cache'] ? undefined : new ScoreCacheStore(scoreCacheDir(), inputs, log);
+  if (store?.disabledBecause) log(store.disabledBecause);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
   const { value: results, path: outDir } = await writeOutputDir(
     resolve(io.cwd, values.out),
@@ -158,6 +166,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         fintsbCompat: compat as 'paper' | 'code' | undefined,
         universeManifest: universe,
         window: window as ScoringWindow | undefined,
+        scoreStore: store?.disabledBecause ? undefined : store,
         log,
       });
       // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.

@@ -13,6 +13,14 @@ export {
 } from './align-forecasts.ts';
 // ARIMA and GARCH(1,1) baselines (issue 18): numerical core, refit schedule, paths with quantiles
 export {
+  type BaselineKeyParts,
+  baselineCacheKey,
+  decodeBaselines,
+  encodeBaselines,
+  type ScoreStore,
+  scorerCodeSha256,
+} from './baseline-cache.ts';
+export {
   ArimaBaseline,
   DEFAULT_REFIT_EVERY,
   type RefitOptions,
@@ -188,6 +196,7 @@ export {
   type ScoreOptions,
   type ScorePanelInput,
   scorePanel,
+  seriesFrequencyOf,
   unitKeyOf,
 } from './score-panel.ts';
 export { originsPolicyOf, type ScoreSplitOptions, scoreSplit } from './score-split.ts';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { canonicalJson, sha256Hex } from '@asof/manifest';
 import { InputError } from '@asof/schema';
 import type { ModelForecasts } from './align-forecasts.ts';
+import { decodeBaselines, encodeBaselines, type ScoreStore } from './baseline-cache.ts';
 import { DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
 import { quantileColumnName } from './baselines/baseline-quantiles.ts';
 import { GARCH_MIN_RETURNS } from './baselines/garch-baseline.ts';
@@ -72,6 +73,13 @@ export interface ScorePanelInput {
   forecasts?: ScoringResults['forecasts'];
   /** The split's (and so its universe's) manifest warnings, carried into the results as they are. */
   datasetWarnings?: ScoringResults['dataset_warnings'];
+  /** Where the scorer's own baselines are kept between runs, and their key (baselineCacheKey). */
+  baselineCache?: { store: ScoreStore; key: string };
+  /**
+   * Submitted baseline models not passed in `models` because an earlier score of the same split found their
+   * file equal to the scorer's own baselines (score-split): counted as checked, as if read again.
+   */
+  acceptedBaselines?: number;
   /** The split manifest's path, for messages. */
   where?: string;
 }
@@ -131,6 +139,16 @@ function checkedWindow(window: string): ScoringWindow {
   throw new InputError('USAGE', `--window ${window}: expected one of ${SCORING_WINDOWS.join(', ')}`, {
     context: { field: 'window', value: window },
   });
+}
+
+/** Each panel series' frequency: its first task row's (what the season length and the refits go by). */
+export function seriesFrequencyOf(panel: EvaluationPanel, tasks: readonly TaskRow[]): (string | undefined)[] {
+  const out = new Array<string | undefined>(panel.seriesIds.length).fill(undefined);
+  for (const t of tasks) {
+    const s = panel.seriesIndex.get(t.series_id);
+    if (s !== undefined && out[s] === undefined) out[s] = t.frequency;
+  }
+  return out;
 }
 
 /** a equals b up to 1e-9 relative (absolute below 1). */
@@ -199,9 +217,11 @@ function checkSubmittedBaselines(
   seriesFrequency: ArrayLike<string | undefined>,
   config: ScoringConfig,
   warnings: ScoringResults['warnings'],
+  accepted: number,
 ): ModelForecasts[] {
   const kept: ModelForecasts[] = [];
-  let checked = 0;
+  // Baselines in files an earlier score of the same split found equal (not read again: score-split).
+  let checked = accepted;
   for (const m of submitted) {
     if (!(BASELINE_MODELS as readonly string[]).includes(m.model)) {
       kept.push(m);
@@ -330,6 +350,39 @@ function warnAboutScoredSeries(
   }
 }
 
+/**
+ * The scorer's own baselines: reused from the store when it holds them under the key (verified there by
+ * their sha256), else made (the fitted ones take most of a score's time) and stored for the next score of
+ * the same split with the same settings (docs/decisions/0051).
+ */
+function ownBaselines(
+  panel: EvaluationPanel,
+  index: TaskIndex,
+  config: ScoringConfig,
+  cache: ScorePanelInput['baselineCache'],
+  step: (what: string) => void,
+): { own: ModelForecasts[]; notes: Map<string, FittedBaselineNotes> } {
+  const kinds = config.baselines as BaselineModel[];
+  const points = panel.actual.length;
+  const stored = cache?.store.get(cache.key);
+  const reused = stored ? decodeBaselines(stored, points, kinds) : null;
+  if (reused) {
+    step(`baselines reused (${cache!.key.slice(0, 12)})`);
+    return { own: reused.models, notes: reused.notes };
+  }
+  const notes = new Map<string, FittedBaselineNotes>();
+  const own = makePanelBaselines(
+    panel,
+    index.seriesFrequency,
+    kinds,
+    { refitEvery: config.refit_every },
+    notes,
+  );
+  step('baselines made');
+  if (cache) cache.store.put(cache.key, encodeBaselines(own, notes, points));
+  return { own, notes };
+}
+
 /** The baselines (random walk first) and the submitted models, each name once. */
 function modelsToScore(
   panel: EvaluationPanel,
@@ -339,15 +392,7 @@ function modelsToScore(
   warnings: ScoringResults['warnings'],
   step: (what: string) => void,
 ): ModelForecasts[] {
-  const notes = new Map<string, FittedBaselineNotes>();
-  const own = makePanelBaselines(
-    panel,
-    index.seriesFrequency,
-    config.baselines as BaselineModel[],
-    { refitEvery: config.refit_every },
-    notes,
-  );
-  step('baselines made');
+  const { own, notes } = ownBaselines(panel, index, config, input.baselineCache, step);
   for (const [kind, n] of notes) {
     if (n.fallback) {
       warnings.push({
@@ -369,7 +414,15 @@ function modelsToScore(
   }
   const models = [
     ...own,
-    ...checkSubmittedBaselines(panel, own, input.models, index.seriesFrequency, config, warnings),
+    ...checkSubmittedBaselines(
+      panel,
+      own,
+      input.models,
+      index.seriesFrequency,
+      config,
+      warnings,
+      input.acceptedBaselines ?? 0,
+    ),
   ];
   const names = new Set<string>();
   for (const m of models) {
