@@ -26,6 +26,10 @@ export const SCRATCH: string = (() => {
   return root;
 })();
 
+// asof's state folder (the registry of running operations, the scorer's baselines cache) inside the run's
+// scratch folder, not the user's; a file that needs its own sets it after importing this.
+process.env.ASOF_STATE_DIR ??= join(SCRATCH, 'state');
+
 export interface CliRun {
   code: number;
   stdout: string;

@@ -52,6 +52,58 @@ describe('asof split (command line)', () => {
     expect(doc.summary.origins).toBeGreaterThan(0);
   });
 
+  it('warns (exit 0, stderr and the manifest) when a window asked for is empty, and prints the origins dropped', async () => {
+    // The data ends with 2022; a cutoff in 2024 leaves no origin after it: T2 is empty.
+    const late = scratchOut('split-cli-late');
+    try {
+      const run = await asof(
+        'split',
+        '--manifest',
+        join(universe.rel, 'manifest.json'),
+        '--out',
+        late.rel,
+        '--model-cutoff',
+        '2024-01-01',
+        '--run-date',
+        '2025-01-01',
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(
+        /asof split: warning: window T2 is empty with --model-cutoff 2024-01-01T00:00:00(\.0+)?Z and --run-date 2025-01-01T00:00:00(\.0+)?Z: no origin after the model cutoff/,
+      );
+      const m = readManifest(join(late.abs, 'manifest.json'));
+      const empty = m.warnings.filter((w) => w.code === 'SPLIT_WINDOW_EMPTY');
+      expect(empty.map((w) => w.message.slice(0, 16))).toEqual(['window T2 is emp']);
+      const summary = m.summary as { origins_straddling_cutoff_dropped: number };
+      expect(run.stdout).toContain(
+        `dropped ${summary.origins_straddling_cutoff_dropped} origin(s) straddling the model cutoff`,
+      );
+      // A cutoff inside the data, every quarter an origin: T1, T2 and T3 all hold origins, so no warning.
+      const inside = await asof(
+        'split',
+        '--manifest',
+        join(universe.rel, 'manifest.json'),
+        '--out',
+        late.rel,
+        '--origins',
+        'all',
+        '--model-cutoff',
+        '2021-06-30',
+        '--run-date',
+        '2025-01-01',
+      );
+      expect(inside.code, inside.stderr).toBe(0);
+      expect(inside.stderr).not.toMatch(/is empty/);
+      const m2 = readManifest(join(late.abs, 'manifest.json'));
+      expect(
+        (m2.summary as { origins_straddling_cutoff_dropped: number }).origins_straddling_cutoff_dropped,
+      ).toBeGreaterThan(0);
+      expect(inside.stdout).toMatch(/dropped [1-9]\d* origin\(s\) straddling the model cutoff/);
+    } finally {
+      removeOutput(late.abs);
+    }
+  });
+
   it('exits 2 with the reason for DM on overlapping origins and for bad usage', async () => {
     const dm = await asof(
       'split',

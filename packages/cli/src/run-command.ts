@@ -8,6 +8,7 @@ import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const RUN_USAGE =
   'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--json]';
@@ -113,9 +114,14 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
   let scored: ScoringResults | undefined;
   let scorePath: string | undefined;
   if (scoreDir) {
+    const log = (line: string) => io.err(`asof run: score: ${line}\n`);
+    // The scorer's baselines, as `asof score` keeps them (docs/decisions/0054): one fit per split.
+    const store = new ScoreCacheStore(scoreCacheDir(), scoreOptions.inputs, log);
+    if (store.disabledBecause) log(store.disabledBecause);
     const written = await writeOutputDir(scoreDir, scoreOptions, async ({ dir }) => {
       const results = await scoreSplit(manifestPath, [run.path], {
-        log: (line) => io.err(`asof run: score: ${line}\n`),
+        log,
+        scoreStore: store.disabledBecause ? undefined : store,
       });
       results.runs = [run.record];
       writeResults(dir, results);

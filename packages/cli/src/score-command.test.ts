@@ -9,6 +9,8 @@ import { scoreCommand } from './score-command.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../scoring/fixtures/', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'asof-score-cli-'));
+// The scorer's baselines cache (and the registry of running operations) here, not in the user's state folder.
+process.env.ASOF_STATE_DIR = join(root, 'state');
 // The split in a folder of its own: an output may not lie inside a folder the command reads.
 const dir = join(root, 'split');
 mkdirSync(dir);

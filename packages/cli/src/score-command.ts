@@ -2,14 +2,23 @@ import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { readRunRecords } from '@asof/runner';
 import { InputError } from '@asof/schema';
-import { checkForecastsReadable, coverageSummary, scoreSplit, writeResults } from '@asof/scoring';
+import {
+  checkForecastsReadable,
+  coverageSummary,
+  SCORING_WINDOWS,
+  type ScoringWindow,
+  scoreSplit,
+  windowSummary,
+  writeResults,
+} from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const SCORE_USAGE =
-  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--fintsb-compat paper|code] [--json]';
+  'asof score --manifest SPLIT/manifest.json --forecasts FILE [--forecasts FILE…] --out DIR [--universe U/manifest.json] [--allow-overlap] [--alpha 0.05] [--origin-stride N] [--refit-every K] [--half-spread-bps 5] [--slippage-bps 5] [--fee-bps 1] [--fintsb-compat paper|code] [--window T1|T2|T3] [--no-cache] [--json]';
 
 const HELP = `${SCORE_USAGE}
 
@@ -18,7 +27,12 @@ against a split made by 'asof split' (either --layout). Every file the split man
 first; a changed byte stops the run before anything is scored. The random walk (as its distribution
 N(0, σ̂²h)), drift, seasonal-naive, ARIMA and GARCH(1,1) baselines are always scored. Tycheon metrics and the verdicts compare horizon-end log returns (scaled
 change for series that reach ≤ 0), so forecasts for a positive series must be > 0. Writes
-DIR/results.json and DIR/leaderboard.md.
+DIR/results.json (with the per-origin losses behind every verdict) and DIR/leaderboard.md. A split made
+with --model-cutoff and --run-date labels its origins T1/T2/T3: every score, rank and verdict is given for
+all origins and again for each window, with the T1 − T2 memorisation gap per model. The split as read
+and the scorer's own baselines are kept per split in $ASOF_STATE_DIR/score-cache (default
+~/.local/state/asof), so a second score of the same split neither reads its files nor fits ARIMA and
+GARCH again (its results.json is the same bytes).
 
   --manifest       the split's manifest.json
   --forecasts      a forecasts file; repeat for several (each model name once across files)
@@ -40,6 +54,10 @@ DIR/results.json and DIR/leaderboard.md.
   --fintsb-compat  paper (default: FinTSB's text) or code: its published code's conventions, to compare with
                    the paper's tables ((1 − c)² on the mean return, MDD from NAV₁, ICIR with ddof 0, IR as its
                    report prints it), as fintsb.code.* cells
+  --window W       score only window W's origins (T1: targets known before the model cutoff, T2: after it
+                   and known by the run date, T3: pending, scored on the steps known); the baselines are
+                   fitted on every origin, so the values equal W's section of a score without --window
+  --no-cache       read the split and fit the baselines afresh; neither read nor write the score cache
   --json           print a JSON summary instead of tables
 `;
 
@@ -60,6 +78,8 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       'slippage-bps': { type: 'string' },
       'fee-bps': { type: 'string' },
       'fintsb-compat': { type: 'string' },
+      window: { type: 'string' },
+      'no-cache': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     SCORE_USAGE,
@@ -111,24 +131,31 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   if (compat !== undefined && compat !== 'paper' && compat !== 'code') {
     throw new InputError('USAGE', `--fintsb-compat ${compat}: expected paper (the default) or code`);
   }
+  const window = values.window;
+  if (window !== undefined && !(SCORING_WINDOWS as readonly string[]).includes(window as string)) {
+    throw new InputError(
+      'USAGE',
+      `--window ${window}: expected one of ${SCORING_WINDOWS.join(', ')} (the split's knowledge windows)`,
+    );
+  }
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
   // Every forecasts file is checked (exists, a file, a known format, a header and a row) before any work.
   for (const f of forecastPaths) await checkForecastsReadable(f);
+  const inputs = [
+    manifestPath,
+    dirname(manifestPath),
+    ...forecastPaths,
+    ...(universe ? [universe, dirname(universe)] : []),
+  ];
+  const log = (line: string) => io.err(`asof score: ${line}\n`);
+  const store = values['no-cache'] ? undefined : new ScoreCacheStore(scoreCacheDir(), inputs, log);
+  if (store?.disabledBecause) log(store.disabledBecause);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
   const { value: results, path: outDir } = await writeOutputDir(
     resolve(io.cwd, values.out),
-    {
-      command: 'asof score',
-      writes: 'scores',
-      inputs: [
-        manifestPath,
-        dirname(manifestPath),
-        ...forecastPaths,
-        ...(universe ? [universe, dirname(universe)] : []),
-      ],
-    },
+    { command: 'asof score', writes: 'scores', inputs },
     async ({ dir }) => {
       const scored = await scoreSplit(manifestPath, forecastPaths, {
         allowOverlap: Boolean(values['allow-overlap']),
@@ -138,7 +165,9 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         costs,
         fintsbCompat: compat as 'paper' | 'code' | undefined,
         universeManifest: universe,
-        log: (line) => io.err(`asof score: ${line}\n`),
+        window: window as ScoringWindow | undefined,
+        scoreStore: store?.disabledBecause ? undefined : store,
+        log,
       });
       // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.
       const runs = readRunRecords(forecastPaths);
@@ -168,6 +197,16 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         pooled_verdicts: pooled.map((r) => ({ model: r.model, verdict: r.verdict })),
         baselines_win: results.baselines_win.length,
         coverage: results.models.map((m) => ({ model: m.model, ...m.coverage })),
+        window: results.config.window ?? 'all',
+        windows: results.windows.map((w) => ({
+          window: w.window,
+          origins: w.origins.origins,
+          overall: w.ranks.overall.models.map((m) => ({ model: m.model, position: m.position })),
+          pooled_verdicts: w.verdicts.rows
+            .filter((r) => r.unit === '*')
+            .map((r) => ({ model: r.model, verdict: r.verdict, ...(r.partial ? { partial: true } : {}) })),
+        })),
+        memorisation_gap: results.memorisation_gap,
       })}\n`,
     );
     nextHint(io, hint);
@@ -189,7 +228,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
             ? (verdictOf.get(m.model) ?? 'n/a')
             : 'refused',
       ]),
-    )}\n\n${coverageSummary(results)
+    )}\n\n${[...windowSummary(results), ...coverageSummary(results)]
       .map((l) => `${l}\n`)
       .join('')}${results.baselines_win.length} headline cell(s) led by a baseline (see the leaderboard)\n` +
       `dataset_id ${results.dataset_id}\nresults    ${paths.results}\nleaderboard ${paths.leaderboard}\n`,

@@ -137,6 +137,9 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     log: (line) => io.err(`asof split: ${line}\n`),
   });
   const m = result.manifest;
+  // The split's own warnings (the parent's travel in the manifest and are shown where the parent is read).
+  for (const w of m.warnings.filter((x) => x.code === 'SPLIT_WINDOW_EMPTY'))
+    io.err(`asof split: warning: ${w.message}\n`);
   const dir = shown(io, dirname(result.manifestPath));
   const hint = `asof baselines --manifest ${join(dir, 'manifest.json')} --out ${dir}-baselines.parquet`;
   if (values.json) {
@@ -148,7 +151,16 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
   }
   const s = m.summary as {
     by_frequency_window: { frequency: string; window: string; origins: number; series: number }[];
+    origins_straddling_cutoff_dropped?: number;
+    origins_not_member_dropped?: number;
   };
+  const dropped =
+    m.config.model_cutoff === null || m.config.model_cutoff === undefined
+      ? ''
+      : `dropped ${s.origins_straddling_cutoff_dropped ?? 0} origin(s) straddling the model cutoff (at or before it, targets known after it: the model saw part of the path)\n`;
+  const members = s.origins_not_member_dropped
+    ? `dropped ${s.origins_not_member_dropped} origin(s) of series not in the universe at the origin\n`
+    : '';
   io.out(
     `${formatTable(
       ['file', 'rows', 'bytes'],
@@ -156,7 +168,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     )}\n\n${formatTable(
       ['freq', 'window', 'origins', 'series'],
       s.by_frequency_window.map((r) => [r.frequency, r.window, r.origins, r.series]),
-    )}\n\ntrain cutoff ${String(m.config.train_cutoff)} (eval_start ${String(m.config.eval_start)} − ${String(m.config.embargo)}), origins ${origins}, targets ${vintage}\ndataset_id ${m.dataset_id} (parent ${m.parent_dataset_id})\nmanifest   ${result.manifestPath}\nsplit in ${result.seconds.toFixed(1)} s\n`,
+    )}\n\n${dropped}${members}train cutoff ${String(m.config.train_cutoff)} (eval_start ${String(m.config.eval_start)} − ${String(m.config.embargo)}), origins ${origins}, targets ${vintage}\ndataset_id ${m.dataset_id} (parent ${m.parent_dataset_id})\nmanifest   ${result.manifestPath}\nsplit in ${result.seconds.toFixed(1)} s\n`,
   );
   nextHint(io, hint);
   return 0;

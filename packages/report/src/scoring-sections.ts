@@ -9,6 +9,7 @@ import {
 import { chartBlock } from './chart-block.ts';
 import type { Block, Cell, Section } from './render-report-html.ts';
 import { baselinesWinSpec, horizonMetricsSpec, ranksSpec, verdictGridSpec } from './scoring-charts.ts';
+import { windowSection } from './window-sections.ts';
 
 /** Cells shown per category under "where the baselines win" (as leaderboard.md); the rest are in results.json. */
 export const TOP_CELLS_PER_CATEGORY = TOP_CELLS_PER_GROUP;
@@ -138,9 +139,11 @@ export async function scoringSections(
   } else {
     win.push({ kind: 'text', text: 'No headline cell is led by a baseline.' });
   }
+  const windows = windowSection(results);
   return [
     { id: 'ranks', title: 'FinVerse ranks', blocks: rank },
     { id: 'verdicts', title: 'Verdicts per unit', blocks: verdict },
+    ...(windows ? [windows] : []),
     { id: 'horizons', title: 'Metrics by horizon', blocks: horizon },
     { id: 'baselines-win', title: 'Where the baselines win', blocks: win },
   ];

@@ -121,6 +121,23 @@ export async function splitSections(manifest: Manifest, a: SplitAggregates): Pro
     ]),
   });
 
+  const summary = manifest.summary as {
+    origins_straddling_cutoff_dropped?: number;
+    origins_not_member_dropped?: number;
+  };
+  if (labelled || c.model_cutoff) {
+    origins.push({
+      kind: 'text',
+      text: `${(summary.origins_straddling_cutoff_dropped ?? 0).toLocaleString('en-US')} origin(s) straddling the model cutoff were dropped: at or before the cutoff, with targets published after it, they are in no window (the model saw part of the path).`,
+    });
+  }
+  if (summary.origins_not_member_dropped) {
+    origins.push({
+      kind: 'text',
+      text: `${summary.origins_not_member_dropped.toLocaleString('en-US')} origin(s) of series not in the universe at the origin were dropped.`,
+    });
+  }
+
   const pendingOrigins = a.windows.reduce((s, w) => s + w.pending_origins, 0);
   const pending: Block[] = [
     {

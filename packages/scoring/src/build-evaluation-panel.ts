@@ -1,6 +1,6 @@
 import { InputError } from '@asof/schema';
 import { parseInstant } from './parse-instant.ts';
-import type { OriginRow, TargetRow } from './score-types.ts';
+import type { OriginRow, ScoringWindow, TargetRow } from './score-types.ts';
 
 /**
  * The split's origins and targets as flat arrays (the scorer's hot paths index these, never row objects).
@@ -17,6 +17,8 @@ export interface EvaluationPanel {
   originTime: Float64Array;
   /** Each origin's period label (OriginRow origin_label); absent, or undefined entries, when the split has none. */
   originLabel?: (string | undefined)[];
+  /** Each origin's knowledge window (OriginRow window); absent when no origin has one. */
+  originWindow?: (ScoringWindow | undefined)[];
   /** origin_index on the series' step grid, NaN when the split did not give it. */
   originIndex: Float64Array;
   horizon: Int32Array;
@@ -86,7 +88,9 @@ export function buildEvaluationPanel(
   const historyLength = new Float64Array(n).fill(Number.NaN);
   const originIso: string[] = new Array(n);
   const originLabel: (string | undefined)[] = new Array(n);
+  const originWindow: (ScoringWindow | undefined)[] = new Array(n);
   let labelled = false;
+  let windowed = false;
   const originKey = new Map<string, number>();
   const seriesOriginStart = new Int32Array(seriesIds.length + 1);
   for (let o = 0; o < n; o++) {
@@ -106,6 +110,8 @@ export function buildEvaluationPanel(
     originIso[o] = row.origin;
     originLabel[o] = row.origin_label;
     if (row.origin_label !== undefined) labelled = true;
+    originWindow[o] = row.window;
+    if (row.window !== undefined) windowed = true;
     horizon[o] = row.horizon;
     if (row.origin_index !== undefined) originIndex[o] = row.origin_index;
     lastValue[o] = row.last_value;
@@ -129,6 +135,7 @@ export function buildEvaluationPanel(
     originIso,
     originTime,
     ...(labelled ? { originLabel } : {}),
+    ...(windowed ? { originWindow } : {}),
     originIndex,
     horizon,
     lastValue,
@@ -158,6 +165,7 @@ export interface OriginColumns {
   originSeries: Int32Array;
   originIso: string[];
   originLabel?: (string | undefined)[];
+  originWindow?: (ScoringWindow | undefined)[];
   horizon: Int32Array;
   lastValue: Float64Array;
   historyTail?: (Float64Array | null)[];
@@ -222,6 +230,7 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     originIso: c.originIso,
     originTime,
     ...(c.originLabel ? { originLabel: c.originLabel } : {}),
+    ...(c.originWindow ? { originWindow: c.originWindow } : {}),
     originIndex: c.originIndex ?? new Float64Array(n).fill(Number.NaN),
     horizon: c.horizon,
     lastValue: c.lastValue,

@@ -13,6 +13,14 @@ export {
 } from './align-forecasts.ts';
 // ARIMA and GARCH(1,1) baselines (issue 18): numerical core, refit schedule, paths with quantiles
 export {
+  type BaselineKeyParts,
+  baselineCacheKey,
+  decodeBaselines,
+  encodeBaselines,
+  type ScoreStore,
+  scorerCodeSha256,
+} from './baseline-cache.ts';
+export {
   ArimaBaseline,
   DEFAULT_REFIT_EVERY,
   type RefitOptions,
@@ -74,6 +82,7 @@ export {
   TOP_CELLS_PER_GROUP,
   unitCategory,
 } from './group-baselines-win.ts';
+export { LOSS_TABLE_RULE, lossTable } from './loss-table.ts';
 export {
   baselinePath,
   type FittedBaselineNotes,
@@ -163,8 +172,11 @@ export {
   type UnitVerdictCounts,
   unitVerdictCounts,
 } from './render-leaderboard.ts';
+export { WINDOW_MEANING, windowSummary } from './render-windows.ts';
 export {
   Coverage,
+  LossTable,
+  MemorisationGap,
   MetricValue,
   PooledValue,
   RankBlock,
@@ -173,6 +185,7 @@ export {
   ScoringConfig,
   ScoringResults,
   VerdictRow,
+  WindowScores,
 } from './results-schema.ts';
 export {
   COMPARISON_RULES,
@@ -183,6 +196,7 @@ export {
   type ScoreOptions,
   type ScorePanelInput,
   scorePanel,
+  seriesFrequencyOf,
   unitKeyOf,
 } from './score-panel.ts';
 export { originsPolicyOf, type ScoreSplitOptions, scoreSplit } from './score-split.ts';
@@ -196,6 +210,8 @@ export {
   POINT_BASELINE_MODELS,
   type PointBaselineModel,
   RANDOM_WALK,
+  SCORING_WINDOWS,
+  type ScoringWindow,
   type TargetRow,
   type TaskRow,
 } from './score-types.ts';

@@ -3,7 +3,7 @@ import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
 import { type CompactInputs, compactInputTails, compactTargets } from './expand-compact-split.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
-import type { OriginRow, TaskRow } from './score-types.ts';
+import { type OriginRow, SCORING_WINDOWS, type ScoringWindow, type TaskRow } from './score-types.ts';
 import { type HistoryColumns, wholeHistoryAt } from './whole-history-at.ts';
 
 export interface SplitData {
@@ -80,6 +80,18 @@ function num(v: unknown): number {
 
 function nullableNum(v: unknown): number | null {
   return v === null || v === undefined ? null : num(v);
+}
+
+/** An origins row's `window` (T1/T2/T3; null: the split has no model cutoff). */
+function windowOf(v: unknown, row: number): ScoringWindow | null {
+  if (v === null || v === undefined) return null;
+  const text = String(v);
+  if ((SCORING_WINDOWS as readonly string[]).includes(text)) return text as ScoringWindow;
+  throw new InputError(
+    'SPLIT_BAD_WINDOW',
+    `split origins row ${row + 1}: window ${JSON.stringify(text)} is not one of ${SCORING_WINDOWS.join(', ')}; remake the split with 'asof split --model-cutoff … --run-date …'`,
+    { context: { row: row + 1, field: 'window', value: text } },
+  );
 }
 
 function nullableText(v: unknown): string | null {
@@ -184,7 +196,7 @@ export async function readTasksTable(
 
 /**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start, and origin_label when the split carries it), `inputs` (series_id, origin, timestamp, value, step_index: the
+ * horizon, origin_index, lookback_start, and origin_label and window when the split carries them), `inputs` (series_id, origin, timestamp, value, step_index: the
  * as-of history at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become
  * history_tail, with history_tail_back = origin_index − step_index, so the baselines count the grid from
  * the origin's own step even when it is not public yet),
@@ -209,6 +221,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       'origin_index',
       'last_value',
       'lookback_start',
+      'window',
     ],
     true,
   ))!;
@@ -400,6 +413,8 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     }
     const idx = nullableNum(o.origin_index[i]);
     if (idx !== null) row.origin_index = idx;
+    const window = windowOf(o.window[i], i);
+    if (window) row.window = window;
     return row;
   });
   let tasks: TaskRow[] | null = null;

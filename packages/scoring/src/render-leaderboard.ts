@@ -1,50 +1,8 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
-import type { Coverage, MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
-
-function fmt(x: number | null | undefined, digits = 4): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return 'n/a';
-  return Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(2) : x.toFixed(digits);
-}
-
-/** An identifier in a code span, or escaped text when it could close the span. */
-function code(text: string): string {
-  return /^[\w.:@/-]+$/.test(text) ? `\`${text}\`` : md(text);
-}
-
-/** A GFM table. Cells are Markdown already: text from users goes in through md(). */
-function table(header: string[], rows: string[][]): string {
-  return [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
-
-function rankTable(block: RankBlock, baselines: Set<string>): string {
-  return table(
-    ['#', 'model', ...block.aspects.map((a) => `${md(a)} rank (K)`), 'overall'],
-    block.models.map((m) => [
-      String(m.position),
-      baselines.has(m.model) ? `${md(m.model)} (baseline)` : md(m.model),
-      ...block.aspects.map((a) =>
-        a in m.aspect_rank ? `${fmt(m.aspect_rank[a], 1)} (${fmt(m.aspect_k[a], 2)})` : '–',
-      ),
-      fmt(m.overall, 1),
-    ]),
-  );
-}
-
-/** A share of the task set as a percentage with enough digits to tell a few series from none. */
-function percent(share: number): string {
-  if (share === 1) return '100%';
-  const p = share * 100;
-  return `${p >= 1 ? p.toFixed(1) : p.toPrecision(2)}%`;
-}
-
-function coverageText(c: Coverage): string {
-  return `${c.series} series, ${c.origins} origins, ${c.points} points (${percent(c.share)} of the task set)`;
-}
+import { code, coverageText, fmt, percent, rankTable, table } from './leaderboard-format.ts';
+import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
+import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
 /** The rank blocks a model is ranked in ('overall', 'scope: Macro', …). */
 function rankedIn(results: ScoringResults, model: string): string[] {
@@ -365,6 +323,8 @@ export function renderLeaderboard(results: ScoringResults): string {
     `${results.origins.series} series, ${results.origins.origins} origins, ${results.origins.points} evaluation points; ` +
       `origins ${results.origins.overlapping ? 'overlap' : 'do not overlap'} (${md(results.origins.overlap_reason)}).\n`,
   );
+  const only = windowNote(results);
+  if (only) out.push(only);
   if (results.config.fintsb_compat === 'code')
     out.push(
       "**FinTSB cells follow FinTSB's published code, not the paper's text** (`--fintsb-compat code`): fintsb.code.* cells use (1 − c)² on the mean return, TopK-Drop keeping k − n names and buying n, MDD from NAV₁, ICIR with ddof 0, and IR as its report prints it (the IC). Compare them with the paper's tables only.\n",
@@ -413,6 +373,10 @@ export function renderLeaderboard(results: ScoringResults): string {
   }
   if (results.pooled.length) out.push(pooledSection(results));
   if (results.same_points.length) out.push(partialSection(results, baselines));
+  const windows = windowSections(results, baselines);
+  if (windows) out.push(windows);
+  const gap = memorisationGapSection(results, baselines);
+  if (gap) out.push(gap);
   out.push('## Breakdowns\n');
   out.push(`${breakdown('scope', results.ranks.by_scope)}\n`);
   out.push(`${breakdown('category', results.ranks.by_category)}\n`);

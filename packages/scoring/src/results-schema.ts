@@ -53,6 +53,12 @@ export const ScoringConfig = z
         'ln(ŷ_{o+H}/y_o) vs ln(y_{o+H}/y_o); series with a value ≤ 0 in (ŷ_{o+H} − y_o)/|y_o| vs (y_{o+H} − y_o)/|y_o| (warning TYCHEON_SCALED_CHANGE)',
       ),
     intervals: z.array(z.number()).describe('central interval levels for coverage/width'),
+    window: z
+      .enum(['T1', 'T2', 'T3'])
+      .optional()
+      .describe(
+        "asof score --window: only this knowledge window's origins are scored (the baselines are still fitted on every origin, so the values equal that window's section of a score of all origins); absent: all origins, with a section per window",
+      ),
   })
   .strict();
 export type ScoringConfig = z.infer<typeof ScoringConfig>;
@@ -212,6 +218,140 @@ export const RunRecord = z
   .strict();
 export type RunRecord = z.infer<typeof RunRecord>;
 
+const ModelEntry = z
+  .object({
+    model: z.string(),
+    baseline: z.boolean(),
+    crps_kind: z
+      .enum(['point', 'samples', 'quantiles', 'gaussian'])
+      .describe(
+        "point: a point mass (CRPS = absolute error); samples: fair estimator; quantiles: trapezoid pinball (flagged *); gaussian: the random walk's N(0, σ̂²h) in closed form",
+      ),
+    coverage: Coverage,
+  })
+  .strict();
+
+const OriginCounts = z
+  .object({
+    series: z.number().int(),
+    origins: z.number().int(),
+    points: z.number().int(),
+    max_horizon: z.number().int(),
+  })
+  .strict();
+
+const SamePoints = z
+  .array(
+    z
+      .object({
+        model: z.string().describe('a partial model (its own values are in values)'),
+        values: z.array(MetricValue).describe("the baselines' values on the model's points"),
+        pooled: z.array(PooledValue).describe("the baselines' pooled values on the model's points"),
+        ranks: RankBlock.describe("the model and the baselines ranked on the model's points"),
+        baselines_win: z.array(BaselineWin).describe("headline cells a baseline leads on the model's points"),
+      })
+      .strict(),
+  )
+  .describe('each partial model against the baselines on exactly its points');
+
+const Verdicts = z
+  .object({
+    status: z.enum(['ok', 'refused']),
+    reason: z.string().optional(),
+    rows: z.array(VerdictRow),
+  })
+  .strict();
+
+const Ranks = z
+  .object({
+    overall: RankBlock,
+    by_scope: z.record(z.string(), RankBlock),
+    by_category: z.record(z.string(), RankBlock),
+    by_frequency: z.record(z.string(), RankBlock),
+  })
+  .strict();
+
+/** One knowledge window scored on its own: every section of the results, on that window's origins only. */
+export const WindowScores = z
+  .object({
+    window: z.enum(['T1', 'T2', 'T3']),
+    origins: OriginCounts.describe("the window's origins (of every series in the split)"),
+    task_set: z
+      .object({ series: z.number().int(), origins: z.number().int(), points: z.number().int() })
+      .strict()
+      .describe("the scored series' origins and points in the window"),
+    models: z
+      .array(ModelEntry)
+      .describe(
+        "the models with an origin in the window; coverage is of the window's task set (a model covering every origin of the window is a full-coverage model there)",
+      ),
+    values: z.array(MetricValue),
+    pooled: z.array(PooledValue),
+    verdicts: Verdicts,
+    ranks: Ranks,
+    same_points: SamePoints,
+    baselines_win: z.array(BaselineWin),
+  })
+  .strict();
+export type WindowScores = z.infer<typeof WindowScores>;
+
+/** T1 − T2 of one model's pooled horizon-end loss: what the model may have memorised, beside the baselines'. */
+export const MemorisationGap = z
+  .object({
+    model: z.string(),
+    baseline: z.boolean(),
+    metric: z
+      .enum(['squared_error', 'crps'])
+      .describe(
+        "the pooled mean of the model's DM loss (results.json losses) over its origins in each window",
+      ),
+    crps_kind: z.enum(['point', 'samples', 'quantiles', 'gaussian']),
+    t1: Num,
+    t2: Num,
+    gap: Num.describe(
+      't1 − t2: negative when the model did better on the origins whose answers it may have seen',
+    ),
+    n_t1: z.number().int().describe('origins pooled in T1'),
+    n_t2: z.number().int().describe('origins pooled in T2'),
+  })
+  .strict();
+export type MemorisationGap = z.infer<typeof MemorisationGap>;
+
+/**
+ * The per-origin losses behind every Diebold–Mariano test of the results (each unit, each window, pooled):
+ * one entry per scored origin with a known horizon-end value, columns aligned by index.
+ */
+export const LossTable = z
+  .object({
+    rule: z.string().describe('how every verdict is recomputed from these columns'),
+    origins: z
+      .object({
+        series_id: z.array(z.string()),
+        origin: z.array(z.string()),
+        unit: z.array(z.string()),
+        window: z.array(z.enum(['T1', 'T2', 'T3']).nullable()),
+        horizon: z.array(z.number().int()),
+      })
+      .strict(),
+    models: z.array(
+      z
+        .object({
+          model: z.string(),
+          crps_kind: z.enum(['point', 'samples', 'quantiles', 'gaussian']),
+          squared_error: z
+            .array(Num)
+            .describe('(r̂ − r)² in Tycheon space at the horizon end; null where the model gives no forecast'),
+          crps: z.array(Num).describe("the model's CRPS of its kind; null where it gives no forecast"),
+          random_walk_crps: z
+            .array(Num)
+            .describe("the random walk's CRPS paired with this model's kind (the DM test's other leg)"),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type LossTable = z.infer<typeof LossTable>;
+
 export const ScoringResults = z
   .object({
     results_version: z.literal(1),
@@ -225,20 +365,7 @@ export const ScoringResults = z
         .object({ path: z.string(), sha256: Sha256, bytes: z.number().int(), models: z.array(z.string()) })
         .strict(),
     ),
-    models: z.array(
-      z
-        .object({
-          model: z.string(),
-          baseline: z.boolean(),
-          crps_kind: z
-            .enum(['point', 'samples', 'quantiles', 'gaussian'])
-            .describe(
-              "point: a point mass (CRPS = absolute error); samples: fair estimator; quantiles: trapezoid pinball (flagged *); gaussian: the random walk's N(0, σ̂²h) in closed form",
-            ),
-          coverage: Coverage,
-        })
-        .strict(),
-    ),
+    models: z.array(ModelEntry),
     origins: z
       .object({
         series: z.number().int(),
@@ -268,37 +395,25 @@ export const ScoringResults = z
       .describe(
         'Tycheon IC, RankIC and the cost-aware diagnostic over all scored origins stacked; per unit they are in values',
       ),
-    verdicts: z
-      .object({
-        status: z.enum(['ok', 'refused']),
-        reason: z.string().optional(),
-        rows: z.array(VerdictRow),
-      })
-      .strict(),
-    ranks: z
-      .object({
-        overall: RankBlock,
-        by_scope: z.record(z.string(), RankBlock),
-        by_category: z.record(z.string(), RankBlock),
-        by_frequency: z.record(z.string(), RankBlock),
-      })
-      .strict(),
-    same_points: z
-      .array(
-        z
-          .object({
-            model: z.string().describe('a partial model (its own values are in values)'),
-            values: z.array(MetricValue).describe("the baselines' values on the model's points"),
-            pooled: z.array(PooledValue).describe("the baselines' pooled values on the model's points"),
-            ranks: RankBlock.describe("the model and the baselines ranked on the model's points"),
-            baselines_win: z
-              .array(BaselineWin)
-              .describe("headline cells a baseline leads on the model's points"),
-          })
-          .strict(),
-      )
-      .describe('each partial model against the baselines on exactly its points'),
+    verdicts: Verdicts,
+    ranks: Ranks,
+    same_points: SamePoints,
     baselines_win: z.array(BaselineWin),
+    windows: z
+      .array(WindowScores)
+      .default([])
+      .describe(
+        'each knowledge window present (T1, T2, T3: the split labels its origins with --model-cutoff and --run-date) scored on its own origins, every section as above; empty when the split has no windows or when config.window restricts the whole run to one',
+      ),
+    memorisation_gap: z
+      .array(MemorisationGap)
+      .default([])
+      .describe(
+        'per model, T1 − T2 of its pooled horizon-end losses (the memorisation gap); empty unless both T1 and T2 are scored. The baselines cannot have memorised anything: their gaps show how much the two periods differ by themselves',
+      ),
+    losses: LossTable.optional().describe(
+      'the per-origin losses behind every Diebold–Mariano verdict (absent in results written before they were kept)',
+    ),
     runs: z
       .array(RunRecord)
       .optional()

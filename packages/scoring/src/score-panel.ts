@@ -2,23 +2,29 @@ import { readFileSync } from 'node:fs';
 import { canonicalJson, sha256Hex } from '@asof/manifest';
 import { InputError } from '@asof/schema';
 import type { ModelForecasts } from './align-forecasts.ts';
+import { decodeBaselines, encodeBaselines, type ScoreStore } from './baseline-cache.ts';
 import { DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
 import { quantileColumnName } from './baselines/baseline-quantiles.ts';
 import { GARCH_MIN_RETURNS } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { checkOverlap, unitSpacing } from './check-overlap.ts';
 import { POINTWISE_METRICS } from './finverse-scores.ts';
+import { lossTable } from './loss-table.ts';
 import { type FittedBaselineNotes, isFittedBaseline, makePanelBaselines } from './make-baseline-forecasts.ts';
-import { compareValues, type ScoringScope, type UnitInfo } from './metric-cells.ts';
+import type { ScoringScope, UnitInfo } from './metric-cells.ts';
 import { DEFAULT_TRADING_COSTS, type TradingCosts } from './metrics/cost-diagnostic.ts';
-import { coverageJson, coverageOf, coveredScope, type PanelCoverage } from './panel-coverage.ts';
 import { positiveSeries } from './positive-series.ts';
-import { baselinesWin, rankBlock, rankBlocks } from './rank-blocks.ts';
-import type { ScoringConfig, ScoringResults } from './results-schema.ts';
-import { scoreModels } from './score-models.ts';
-import { BASELINE_MODELS, type BaselineModel, RANDOM_WALK, type TaskRow } from './score-types.ts';
-import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.ts';
-import { crpsKindOf } from './tycheon-scores.ts';
+import type { ScoringConfig, ScoringResults, WindowScores } from './results-schema.ts';
+import { scoreSelection } from './score-selection.ts';
+import {
+  BASELINE_MODELS,
+  type BaselineModel,
+  RANDOM_WALK,
+  SCORING_WINDOWS,
+  type ScoringWindow,
+  type TaskRow,
+} from './score-types.ts';
+import { memorisationGap, onlyWindow, windowScope, windowsPresent } from './score-windows.ts';
 
 export { checkOverlap, type OverlapCheck } from './check-overlap.ts';
 
@@ -47,6 +53,11 @@ export interface ScoreOptions {
   fintsbCompat?: 'paper' | 'code';
   /** Central interval levels for coverage/width (default 0.5, 0.8, 0.9). */
   intervals?: readonly number[];
+  /**
+   * Score one knowledge window only (asof score --window): its origins, with the baselines made on every
+   * origin. Default: all origins, and each window present in a section of its own.
+   */
+  window?: ScoringWindow;
   /** Progress lines for long runs ("[12.3s] FinVerse point-wise"); not part of the hashed config. */
   log?: (line: string) => void;
 }
@@ -62,6 +73,15 @@ export interface ScorePanelInput {
   forecasts?: ScoringResults['forecasts'];
   /** The split's (and so its universe's) manifest warnings, carried into the results as they are. */
   datasetWarnings?: ScoringResults['dataset_warnings'];
+  /** Where the scorer's own baselines are kept between runs, and their key (baselineCacheKey). */
+  baselineCache?: { store: ScoreStore; key: string };
+  /**
+   * Submitted baseline models not passed in `models` because an earlier score of the same split found their
+   * file equal to the scorer's own baselines (score-split): counted as checked, as if read again.
+   */
+  acceptedBaselines?: number;
+  /** The split manifest's path, for messages. */
+  where?: string;
 }
 
 export const SCORER_VERSION: string = JSON.parse(
@@ -109,7 +129,26 @@ export function resolveScoringConfig(options: ScoreOptions = {}): ScoringConfig 
     fintsb_compat: options.fintsbCompat ?? 'paper',
     tycheon_space: 'horizon_end_log_return',
     intervals: [...(options.intervals ?? [0.5, 0.8, 0.9])],
+    // Only when given: a score of all origins keeps the config (and config_sha256) it always had.
+    ...(options.window ? { window: checkedWindow(options.window) } : {}),
   };
+}
+
+function checkedWindow(window: string): ScoringWindow {
+  if ((SCORING_WINDOWS as readonly string[]).includes(window)) return window as ScoringWindow;
+  throw new InputError('USAGE', `--window ${window}: expected one of ${SCORING_WINDOWS.join(', ')}`, {
+    context: { field: 'window', value: window },
+  });
+}
+
+/** Each panel series' frequency: its first task row's (what the season length and the refits go by). */
+export function seriesFrequencyOf(panel: EvaluationPanel, tasks: readonly TaskRow[]): (string | undefined)[] {
+  const out = new Array<string | undefined>(panel.seriesIds.length).fill(undefined);
+  for (const t of tasks) {
+    const s = panel.seriesIndex.get(t.series_id);
+    if (s !== undefined && out[s] === undefined) out[s] = t.frequency;
+  }
+  return out;
 }
 
 /** a equals b up to 1e-9 relative (absolute below 1). */
@@ -178,9 +217,11 @@ function checkSubmittedBaselines(
   seriesFrequency: ArrayLike<string | undefined>,
   config: ScoringConfig,
   warnings: ScoringResults['warnings'],
+  accepted: number,
 ): ModelForecasts[] {
   const kept: ModelForecasts[] = [];
-  let checked = 0;
+  // Baselines in files an earlier score of the same split found equal (not read again: score-split).
+  let checked = accepted;
   for (const m of submitted) {
     if (!(BASELINE_MODELS as readonly string[]).includes(m.model)) {
       kept.push(m);
@@ -309,22 +350,49 @@ function warnAboutScoredSeries(
   }
 }
 
+/**
+ * The scorer's own baselines: reused from the store when it holds them under the key (verified there by
+ * their sha256), else made (the fitted ones take most of a score's time) and stored for the next score of
+ * the same split with the same settings (docs/decisions/0054).
+ */
+function ownBaselines(
+  panel: EvaluationPanel,
+  index: TaskIndex,
+  config: ScoringConfig,
+  cache: ScorePanelInput['baselineCache'],
+  step: (what: string) => void,
+): { own: ModelForecasts[]; notes: Map<string, FittedBaselineNotes> } {
+  const kinds = config.baselines as BaselineModel[];
+  const points = panel.actual.length;
+  const stored = cache?.store.get(cache.key);
+  const reused = stored ? decodeBaselines(stored, points, kinds) : null;
+  if (reused) {
+    step(`baselines reused (${cache!.key.slice(0, 12)})`);
+    return { own: reused.models, notes: reused.notes };
+  }
+  const notes = new Map<string, FittedBaselineNotes>();
+  const own = makePanelBaselines(
+    panel,
+    index.seriesFrequency,
+    kinds,
+    { refitEvery: config.refit_every },
+    notes,
+  );
+  step('baselines made');
+  if (cache) cache.store.put(cache.key, encodeBaselines(own, notes, points));
+  return { own, notes };
+}
+
 /** The baselines (random walk first) and the submitted models, each name once. */
 function modelsToScore(
   panel: EvaluationPanel,
   index: TaskIndex,
   config: ScoringConfig,
-  submitted: readonly ModelForecasts[],
+  input: ScorePanelInput,
   warnings: ScoringResults['warnings'],
+  step: (what: string) => void,
 ): ModelForecasts[] {
-  const notes = new Map<string, FittedBaselineNotes>();
-  const own = makePanelBaselines(
-    panel,
-    index.seriesFrequency,
-    config.baselines as BaselineModel[],
-    { refitEvery: config.refit_every },
-    notes,
-  );
+  const { own, notes } = ownBaselines(panel, index, config, input.baselineCache, step);
   for (const [kind, n] of notes) {
     if (n.fallback) {
       warnings.push({
@@ -346,7 +414,15 @@ function modelsToScore(
   }
   const models = [
     ...own,
-    ...checkSubmittedBaselines(panel, own, submitted, index.seriesFrequency, config, warnings),
+    ...checkSubmittedBaselines(
+      panel,
+      own,
+      input.models,
+      index.seriesFrequency,
+      config,
+      warnings,
+      input.acceptedBaselines ?? 0,
+    ),
   ];
   const names = new Set<string>();
   for (const m of models) {
@@ -365,9 +441,12 @@ function modelsToScore(
 /**
  * Scores every model (the submitted ones plus the baselines) on a panel: FinVerse metrics where the
  * tasks assign them, FinTSB and Tycheon metrics, Diebold–Mariano verdicts against the random walk, and
- * FinVerse §4.2 rank aggregation with scope/category/frequency breakdowns. A partial model (`covered`) is
- * scored on its own origins with the baselines on the same points (same_points), and ranked only in the
- * blocks whose every point it covers (COMPARISON_RULES, docs/decisions/0014).
+ * FinVerse §4.2 rank aggregation with scope/category/frequency breakdowns (scoreSelection). A partial model
+ * (`covered`) is scored on its own origins with the baselines on the same points (same_points), and ranked
+ * only in the blocks whose every point it covers (COMPARISON_RULES, docs/decisions/0014). When the split
+ * labels its origins with knowledge windows, each window present is scored the same way on its own origins
+ * (windows), with the T1 − T2 memorisation gap; `options.window` scores one window only. The per-origin
+ * losses behind every verdict are kept (losses).
  */
 export function scorePanel(input: ScorePanelInput): ScoringResults {
   const { panel, tasks } = input;
@@ -391,12 +470,12 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
   };
 
   // Models: the random walk is always scored, then the other baselines, then the submissions.
-  const models = modelsToScore(panel, index, config, input.models, warnings);
+  const models = modelsToScore(panel, index, config, input, warnings, step);
   warnAboutScoredSeries(panel, index, warnings);
 
-  // The baselines and the full-coverage models, on the whole task set.
+  // The split's overlap and each unit's spacing are the full panel's, in every window too.
   const overlap = checkOverlap(panel, index.seriesFrequency, config.origins_policy);
-  const scope: ScoringScope = {
+  const full: ScoringScope = {
     panel,
     seriesUnit,
     tasksBySeries: index.tasksBySeries,
@@ -406,24 +485,20 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     overlap,
     step,
   };
-  const main = scoreModels(
-    scope,
-    models.filter((m) => !m.covered),
-  );
-  step('Diebold–Mariano verdicts done');
-
-  const taskSet = coverageOf(panel, seriesUnit, unitInfo, null);
-  const partial = scorePartialModels(scope, models, main);
-  const values = partial.values.sort(compareValues);
-  const baselineNames = new Set(models.filter((m) => m.baseline).map((m) => m.model));
-  // Rank blocks: a block ranks the models covering every point of its units (COMPARISON_RULES.ranks).
-  const comparable = values.filter((v) => !v.partial);
-  let totalPoints = 0;
-  let maxH = 0;
-  for (let o = 0; o < panel.horizon.length; o++) {
-    totalPoints += panel.horizon[o];
-    maxH = Math.max(maxH, panel.horizon[o]);
+  const scored = config.window
+    ? onlyWindow(full, models, config.window, input.where ?? 'split')
+    : { scope: full, models };
+  const top = scoreSelection(scored.scope, scored.models);
+  const windows: WindowScores[] = [];
+  if (!config.window) {
+    for (const w of windowsPresent(panel, seriesUnit)) {
+      const sub = windowScope(full, models, w);
+      windows.push({ window: w, ...scoreSelection(sub.scope, sub.models) });
+    }
   }
+  const losses = lossTable(scored.scope, scored.models);
+  step('per-origin losses kept');
+  const baselineNames = new Set(models.filter((m) => m.baseline).map((m) => m.model));
   return {
     results_version: 1,
     dataset_id: input.datasetId ?? null,
@@ -432,89 +507,27 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     config,
     config_sha256: sha256Hex(canonicalJson(config)),
     forecasts: input.forecasts ?? [],
-    models: models.map((m) => ({
-      model: m.model,
-      baseline: m.baseline,
-      crps_kind: crpsKindOf(m),
-      coverage: coverageJson(partial.coverage.get(m.model) ?? taskSet, taskSet),
-    })),
+    models: top.models,
     origins: {
-      series: panel.seriesIds.length,
-      origins: panel.horizon.length,
-      points: totalPoints,
-      max_horizon: maxH,
+      ...top.origins,
+      // All origins: every series of the panel, as always (a window's panel keeps series without origins).
+      ...(config.window ? {} : { series: panel.seriesIds.length }),
       overlapping: overlap.overlapping,
       overlap_reason: overlap.reason,
     },
-    comparison: {
-      task_set: { series: taskSet.series, origins: taskSet.origins, points: taskSet.points },
-      ...COMPARISON_RULES,
-    },
-    values,
-    pooled: partial.pooled,
-    verdicts: { ...main.verdicts, rows: partial.verdictRows },
-    ranks: rankBlocks(comparable, unitInfo, (model) => partial.coverage.get(model)?.fullUnits),
-    same_points: partial.samePoints,
-    baselines_win: baselinesWin(comparable, baselineNames),
+    comparison: { task_set: top.task_set, ...COMPARISON_RULES },
+    values: top.values,
+    pooled: top.pooled,
+    verdicts: top.verdicts,
+    ranks: top.ranks,
+    same_points: top.same_points,
+    baselines_win: top.baselines_win,
+    windows,
+    memorisation_gap: memorisationGap(losses, baselineNames),
+    losses,
     dataset_warnings: [...(input.datasetWarnings ?? [])],
     warnings,
   };
-}
-
-/**
- * Each partial model on its own origins, with the baselines restricted to the same points; appended to
- * the whole-task-set values and verdict rows of `main`.
- */
-function scorePartialModels(
-  scope: ScoringScope,
-  models: readonly ModelForecasts[],
-  main: ReturnType<typeof scoreModels>,
-): {
-  values: ScoringResults['values'];
-  pooled: ScoringResults['pooled'];
-  verdictRows: ScoringResults['verdicts']['rows'];
-  samePoints: ScoringResults['same_points'];
-  coverage: Map<string, PanelCoverage>;
-} {
-  const { panel, seriesUnit, unitInfo } = scope;
-  const coverage = new Map<string, PanelCoverage>();
-  const values = [...main.values];
-  const pooled = [...main.pooled];
-  const verdictRows = [...main.verdicts.rows];
-  const samePoints: ScoringResults['same_points'] = [];
-  const baselines = models.filter((m) => m.baseline);
-  const baselineNames = new Set(baselines.map((m) => m.model));
-  for (const m of models) {
-    if (!m.covered) continue;
-    const cov = coverageOf(panel, seriesUnit, unitInfo, m.covered);
-    coverage.set(m.model, cov);
-    const selection = selectPanelOrigins(panel, m.covered);
-    const sub = scoreModels(
-      {
-        ...scope,
-        ...coveredScope(selection.panel, seriesUnit, unitInfo),
-        verdictsFor: new Set([m.model]),
-        step: () => {},
-      },
-      [...baselines, m].map((x) => selectModelOrigins(panel, selection, x)),
-    );
-    for (const v of sub.values) {
-      if (v.model !== m.model) continue;
-      // A unit it covers fully gives the same value as on the whole task set: it is ranked there.
-      values.push(cov.fullUnits.has(v.unit) ? v : { ...v, partial: true });
-    }
-    for (const r of sub.verdicts.rows) verdictRows.push({ ...r, partial: true });
-    for (const p of sub.pooled) if (p.model === m.model) pooled.push({ ...p, partial: true });
-    samePoints.push({
-      model: m.model,
-      values: sub.values.filter((v) => v.model !== m.model),
-      pooled: sub.pooled.filter((p) => p.model !== m.model),
-      ranks: rankBlock(sub.values.filter((v) => v.family === 'finverse')),
-      baselines_win: baselinesWin(sub.values, baselineNames),
-    });
-    scope.step(`${m.model}: scored on its ${cov.origins} origin(s), the baselines on the same points`);
-  }
-  return { values, pooled, verdictRows, samePoints, coverage };
 }
 
 /** How results.json states the comparison sets (also printed by the leaderboard). */

@@ -12,6 +12,9 @@ import {
 } from '@asof/manifest';
 import type { ManifestOutput } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ScoreStore } from './baseline-cache.ts';
+import { makeBaselineForecasts } from './make-baseline-forecasts.ts';
+import { readSplitTables } from './read-split-tables.ts';
 import { ScoringResults } from './results-schema.ts';
 import { scoreSplit } from './score-split.ts';
 import { writeResults } from './write-results.ts';
@@ -129,6 +132,84 @@ describe('scoreSplit', () => {
     expect(
       allowed.verdicts.rows.some((r) => r.model === 'mymodel' && r.unit === '*' && r.verdict !== null),
     ).toBe(true);
+  });
+});
+
+/** An in-memory ScoreStore counting what the scorer asked of it. */
+class MemoryStore implements ScoreStore {
+  readonly entries = new Map<string, Uint8Array>();
+  readonly files = new Map<string, string[]>();
+  hits = 0;
+  get(key: string) {
+    const v = this.entries.get(key) ?? null;
+    if (v) this.hits++;
+    return v;
+  }
+  put(key: string, bytes: Uint8Array) {
+    this.entries.set(key, bytes);
+  }
+  acceptedFile(key: string, sha256: string) {
+    return this.files.get(`${key}|${sha256}`) ?? null;
+  }
+  acceptFile(key: string, sha256: string, models: readonly string[]) {
+    this.files.set(`${key}|${sha256}`, [...models]);
+  }
+}
+
+describe('scoreSplit with a baselines store (issue 51 item 5)', () => {
+  it('reuses its baselines, skips a file of the same baselines it checked before, and writes the same bytes', async () => {
+    const { path, dir } = await makeSplit();
+    // The point baselines as `asof baselines` would write them, from the split's own origins.
+    const data = await readSplitTables(JSON.parse(readFileSync(path, 'utf8')), dir);
+    const freq = new Map(data.tasks!.map((t) => [t.series_id, t.frequency]));
+    const rows = makeBaselineForecasts(data.origins, (s) => freq.get(s), [
+      'random_walk',
+      'drift',
+      'seasonal_naive',
+    ]);
+    const baselinesCsv = join(dir, 'baselines.csv');
+    writeFileSync(
+      baselinesCsv,
+      `model,series_id,origin,step,value\n${rows.map((r) => `${r.model},${r.series_id},${r.origin},${r.step},${r.value}`).join('\n')}\n`,
+    );
+    const model = join(FIXTURES, 'forecasts.csv');
+    const store = new MemoryStore();
+    const first = await scoreSplit(path, [baselinesCsv], { scoreStore: store });
+    // Two entries: the split's panel as read, and the baselines.
+    expect([store.entries.size, store.hits, store.files.size]).toEqual([2, 0, 1]);
+    expect([...store.files.values()]).toEqual([['random_walk', 'drift', 'seasonal_naive']]);
+    expect(first.warnings.find((w) => w.code === 'SUBMITTED_BASELINES_MATCH')?.count).toBe(3);
+    const lines: string[] = [];
+    const warm = await scoreSplit(path, [baselinesCsv, model], {
+      scoreStore: store,
+      log: (l) => lines.push(l),
+    });
+    expect(store.hits).toBe(2);
+    expect(lines.some((l) => l.startsWith('read the split as kept by an earlier score'))).toBe(true);
+    expect(lines.some((l) => l.includes('baselines.csv: the scorer') && l.includes('not read again'))).toBe(
+      true,
+    );
+    expect(lines.some((l) => l.startsWith(`read ${baselinesCsv}`))).toBe(false);
+    const cold = await scoreSplit(path, [baselinesCsv, model]);
+    expect(JSON.stringify(warm)).toBe(JSON.stringify(cold));
+    expect(warm.forecasts[0]).toEqual(cold.forecasts[0]);
+    // Another refit schedule is another key: nothing reused, the file read and checked again.
+    const other = await scoreSplit(path, [baselinesCsv], { scoreStore: store, refitEvery: 5 });
+    expect([store.hits, store.entries.size, store.files.size]).toEqual([3, 3, 2]);
+    expect(other.config.refit_every).toBe(5);
+    // A file with a model of its own beside the baselines is not remembered: it must be read each time.
+    const mixed = join(dir, 'mixed.csv');
+    writeFileSync(
+      mixed,
+      `${readFileSync(baselinesCsv, 'utf8')}${readFileSync(model, 'utf8')
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(',').slice(0, 5).join(','))
+        .join('\n')}\n`,
+    );
+    await scoreSplit(path, [mixed], { scoreStore: store });
+    expect(store.files.size).toBe(2);
   });
 });
 

@@ -1,11 +1,19 @@
 import { assertSplitManifest, hashFile, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { alignForecasts, type ModelForecasts } from './align-forecasts.ts';
-import { buildEvaluationPanel } from './build-evaluation-panel.ts';
+import { baselineCacheKey, type ScoreStore } from './baseline-cache.ts';
+import { buildEvaluationPanel, type EvaluationPanel } from './build-evaluation-panel.ts';
+import { decodeSplitPanel, encodeSplitPanel, splitPanelKey } from './panel-cache.ts';
 import { readForecasts } from './read-forecasts.ts';
 import { readSplitTables, readTasksTable, type SplitLoader } from './read-split-tables.ts';
 import type { ScoringResults } from './results-schema.ts';
-import { type ScoreOptions, scorePanel } from './score-panel.ts';
+import {
+  resolveScoringConfig,
+  SCORER_VERSION,
+  type ScoreOptions,
+  scorePanel,
+  seriesFrequencyOf,
+} from './score-panel.ts';
 import type { TaskRow } from './score-types.ts';
 
 export interface ScoreSplitOptions extends ScoreOptions {
@@ -20,6 +28,12 @@ export interface ScoreSplitOptions extends ScoreOptions {
   tasks?: readonly TaskRow[];
   /** Accept a manifest whose kind is not 'split' (hand-made panels). Default false. */
   anyKind?: boolean;
+  /**
+   * Keeps the split's panel and the scorer's own baselines between scores of the same split (and which
+   * submitted files held only those baselines), so a second score neither reads the split's files nor fits
+   * the baselines again (docs/decisions/0054). Default: none.
+   */
+  scoreStore?: ScoreStore;
 }
 
 /**
@@ -89,6 +103,36 @@ export async function scoreSplit(
   }
 }
 
+/**
+ * The split's panel and its own tasks: from the store when an earlier score of the same split (its verified
+ * dataset_id) and the same scorer code kept them, else read from the split's files and kept. Reading a large
+ * split's Parquet files takes most of a score once its baselines are kept (docs/decisions/0054). A split read
+ * by another loader (options.loadSplit) is never kept.
+ */
+async function readPanel(
+  split: VerifiedManifest,
+  options: ScoreSplitOptions,
+  manifestPath: string,
+  log: (line: string) => void,
+): Promise<{ panel: EvaluationPanel; splitTasks: TaskRow[] | null }> {
+  const manifest = split.manifest;
+  const store = options.loadSplit ? undefined : options.scoreStore;
+  const key = store && manifest.dataset_id ? splitPanelKey(manifest.dataset_id) : null;
+  const stored = key ? store!.get(key) : null;
+  const kept = stored ? decodeSplitPanel(stored) : null;
+  const counts = (p: EvaluationPanel) =>
+    `${p.seriesIds.length} series, ${p.horizon.length} origins, ${p.actual.length} target steps`;
+  if (kept) {
+    log(`read the split as kept by an earlier score (${key!.slice(0, 12)}): ${counts(kept.panel)}`);
+    return { panel: kept.panel, splitTasks: kept.tasks };
+  }
+  const data = await (options.loadSplit ?? readSplitTables)(manifest, (t) => split.readPaths(t));
+  const panel = buildEvaluationPanel(data.origins, data.targets, manifestPath);
+  log(`read the split: ${counts(panel)}`);
+  if (key) store!.put(key, encodeSplitPanel(panel, data.tasks));
+  return { panel, splitTasks: data.tasks };
+}
+
 async function scoreVerified(
   split: VerifiedManifest,
   universe: VerifiedManifest | null,
@@ -98,10 +142,10 @@ async function scoreVerified(
   log: (line: string) => void,
 ): Promise<ScoringResults> {
   const manifest = split.manifest;
-  const data = await (options.loadSplit ?? readSplitTables)(manifest, (t) => split.readPaths(t));
+  const { panel, splitTasks } = await readPanel(split, options, manifestPath, log);
   const tasks =
     options.tasks ??
-    data.tasks ??
+    splitTasks ??
     (universe ? await readTasksTable(universe.manifest, (t) => universe.readPaths(t)) : null);
   if (tasks === null) {
     throw new InputError(
@@ -110,20 +154,45 @@ async function scoreVerified(
       { context: { file: manifestPath } },
     );
   }
-  const panel = buildEvaluationPanel(data.origins, data.targets, manifestPath);
-  log(
-    `read the split: ${panel.seriesIds.length} series, ${panel.horizon.length} origins, ${panel.actual.length} target steps`,
-  );
+  const config = resolveScoringConfig(options);
+  const cache =
+    options.scoreStore && manifest.dataset_id
+      ? {
+          store: options.scoreStore,
+          key: baselineCacheKey(
+            {
+              datasetId: manifest.dataset_id,
+              scorerVersion: SCORER_VERSION,
+              baselines: config.baselines,
+              refitEvery: config.refit_every,
+              seriesFrequency: seriesFrequencyOf(panel, tasks),
+            },
+            panel,
+          ),
+        }
+      : undefined;
   const models: ModelForecasts[] = [];
   const forecasts: ScoringResults['forecasts'] = [];
+  const read: { sha256: string; models: string[] }[] = [];
+  let acceptedBaselines = 0;
   for (const path of forecastPaths) {
     const { sha256, bytes } = await hashFile(path);
+    // A file an earlier score of this split found to hold only the scorer's own baselines (each equal to
+    // them on every point) is not read again: it would be checked and dropped the same way.
+    const accepted = cache?.store.acceptedFile?.(cache.key, sha256);
+    if (accepted) {
+      acceptedBaselines += accepted.length;
+      forecasts.push({ path, sha256, bytes, models: accepted });
+      log(`${path}: the scorer's own baselines (${accepted.join(', ')}), found equal before: not read again`);
+      continue;
+    }
     const aligned = alignForecasts(panel, await readForecasts(path));
     models.push(...aligned);
     forecasts.push({ path, sha256, bytes, models: aligned.map((m) => m.model) });
+    read.push({ sha256, models: aligned.map((m) => m.model) });
     log(`read ${path}: model(s) ${aligned.map((m) => m.model).join(', ')}`);
   }
-  return scorePanel({
+  const results = scorePanel({
     tasks,
     panel,
     models,
@@ -132,5 +201,16 @@ async function scoreVerified(
     parentDatasetId: manifest.parent_dataset_id,
     datasetWarnings: manifest.warnings,
     forecasts,
+    baselineCache: cache,
+    acceptedBaselines,
+    where: manifestPath,
   });
+  // Scored without error, so every submitted baseline equalled the scorer's own: a file holding nothing
+  // else is remembered under the key.
+  const own = new Set<string>(config.baselines);
+  for (const f of read) {
+    if (cache && f.models.length && f.models.every((m) => own.has(m)))
+      cache.store.acceptFile?.(cache.key, f.sha256, f.models);
+  }
+  return results;
 }

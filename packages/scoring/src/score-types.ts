@@ -54,7 +54,17 @@ export interface OriginRow {
   history_length?: number;
   /** Position of the origin on the series' step grid (the split's origin_index); used to check spacing. */
   origin_index?: number;
+  /**
+   * The origin's knowledge window (the split's `window`, made with --model-cutoff and --run-date): T1 (target
+   * known before the model cutoff), T2 (after it, known by the run date), T3 (pending). Absent when the split
+   * has no cutoff. The scorer scores each window present beside all origins (results.json windows).
+   */
+  window?: ScoringWindow;
 }
+
+/** The knowledge windows a split labels its origins with (packages/split label-window.ts). */
+export const SCORING_WINDOWS = ['T1', 'T2', 'T3'] as const;
+export type ScoringWindow = (typeof SCORING_WINDOWS)[number];
 
 /** One realised target value: y_{o+step}. */
 export interface TargetRow {

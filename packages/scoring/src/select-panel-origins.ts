@@ -31,6 +31,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
   const seriesOriginStart = new Int32Array(nSeries + 1);
   const originIso: string[] = new Array(n);
   const originLabel: (string | undefined)[] | undefined = full.originLabel ? new Array(n) : undefined;
+  const originWindow = full.originWindow ? new Array<(typeof full.originWindow)[number]>(n) : undefined;
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
   const originKey = new Map<string, number>();
@@ -46,6 +47,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     historyLength[j] = full.historyLength[o];
     originIso[j] = full.originIso[o];
     if (originLabel) originLabel[j] = full.originLabel?.[o];
+    if (originWindow) originWindow[j] = full.originWindow?.[o];
     historyTail[j] = full.historyTail[o];
     historyTailBack[j] = full.historyTailBack[o];
     targetOffset[j + 1] = targetOffset[j] + full.horizon[o];
@@ -67,6 +69,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     originIso,
     originTime,
     ...(originLabel ? { originLabel } : {}),
+    ...(originWindow ? { originWindow } : {}),
     originIndex,
     horizon,
     lastValue,

@@ -452,7 +452,7 @@ async function splitInto(
         { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
       ],
       outputs,
-      warnings: parent.warnings,
+      warnings: [...parent.warnings, ...emptyWindowWarnings(summary, s)],
       summary,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
@@ -460,6 +460,28 @@ async function splitInto(
   } finally {
     duck?.close();
   }
+}
+
+/** The windows a model cutoff asks for, with what an empty one means and the flag to change. */
+const WINDOW_EMPTY_REASONS: Record<string, string> = {
+  T1: 'no origin has all its targets public before the model cutoff (a cutoff before the first targets were published): nothing to compare T2 with; pass an earlier --eval-start or a later --model-cutoff',
+  T2: 'no origin after the model cutoff has all its targets public by the run date (a cutoff after the data ends, or a run date too soon after it): nothing the model cannot have seen is scored; pass an earlier --model-cutoff or a later --run-date',
+  T3: 'every origin has all its targets public by the run date: no pending origin',
+};
+
+/**
+ * SPLIT_WINDOW_EMPTY per window the model cutoff asks for (T1, T2, T3) that holds no origin: the split is
+ * still written (exit 0), and the warning travels in its manifest (and into every score of it).
+ */
+function emptyWindowWarnings(summary: Record<string, unknown>, s: SplitSettings): Manifest['warnings'] {
+  if (s.modelCutoff === null) return [];
+  const rows = summary.by_frequency_window as { window: string; origins: number }[];
+  return ['T1', 'T2', 'T3']
+    .filter((w) => !rows.some((r) => r.window === w && r.origins > 0))
+    .map((w) => ({
+      code: 'SPLIT_WINDOW_EMPTY',
+      message: `window ${w} is empty with --model-cutoff ${s.modelCutoff} and --run-date ${s.runDate}: ${WINDOW_EMPTY_REASONS[w]}`,
+    }));
 }
 
 /**

@@ -1,0 +1,158 @@
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dieboldMariano, readParquetColumns, ScoringResults } from '@asof/scoring';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asofIn } from './helpers.ts';
+import { defaultFixture, linkShared } from './shared-fixtures.ts';
+
+// Issue 51 items 5 and 6 on the README's split ("Your first benchmark": the 24 synthetic ALFRED series, model
+// cutoff 2021-12-31, run date 2025-12-31): a second score with one new model reuses the scorer's baselines and
+// writes the bytes a cold score of the same inputs writes; every score exists per window; --window T2 gives
+// the T2 section's numbers.
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'asof-score-readme-')));
+process.env.ASOF_STATE_DIR = join(work, '.state');
+const run = (...argv: string[]) => asofIn(work, ...argv);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const read = (dir: string) =>
+  ScoringResults.parse(JSON.parse(readFileSync(join(work, dir, 'results.json'), 'utf8')));
+const logs: Record<string, string> = {};
+
+beforeAll(async () => {
+  const d = await defaultFixture();
+  linkShared(work, { default: d.universe });
+  for (const argv of [
+    [
+      'split',
+      '--manifest',
+      'default/manifest.json',
+      '--out',
+      'first-split',
+      '--model-cutoff',
+      '2021-12-31',
+      '--run-date',
+      '2025-12-31',
+      '--series',
+      'syn:fred:*',
+    ],
+    ['baselines', '--manifest', 'first-split/manifest.json', '--out', 'first-baselines.parquet'],
+  ]) {
+    const r = await run(...argv);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  // The new model: a copy of the random walk, 0.1% higher (as the issue's second score).
+  const b = await readParquetColumns(join(work, 'first-baselines.parquet'), [
+    'model',
+    'series_id',
+    'origin',
+    'step',
+    'value',
+  ]);
+  const rows = ['model,series_id,origin,step,value'];
+  for (let i = 0; i < b.rows; i++) {
+    if (b.columns.model[i] !== 'random_walk') continue;
+    const o = b.columns.origin[i];
+    rows.push(
+      `rw_copy,${b.columns.series_id[i]},${o instanceof Date ? o.toISOString() : String(o)},${b.columns.step[i]},${Number(b.columns.value[i]) * 1.001}`,
+    );
+  }
+  writeFileSync(join(work, 'rw-copy.csv'), `${rows.join('\n')}\n`);
+  const score = async (name: string, ...extra: string[]) => {
+    const r = await run(
+      'score',
+      '--manifest',
+      'first-split/manifest.json',
+      '--forecasts',
+      'first-baselines.parquet',
+      ...extra,
+      '--out',
+      name,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    logs[name] = r.stderr;
+  };
+  await score('first-score');
+  await score('second-score', '--forecasts', 'rw-copy.csv');
+  await score('cold-score', '--forecasts', 'rw-copy.csv', '--no-cache');
+  await score('t2-score', '--forecasts', 'rw-copy.csv', '--window', 'T2');
+}, 600_000);
+
+describe('asof score on the README split (issue 51 items 5 and 6)', () => {
+  it('the second score reuses the baselines and does not read the baselines file again', () => {
+    expect(logs['first-score']).toMatch(/baselines made/);
+    expect(logs['second-score']).toMatch(/baselines reused/);
+    expect(logs['second-score']).not.toMatch(/baselines made/);
+    expect(logs['second-score']).toMatch(
+      /first-baselines\.parquet: the scorer's own baselines .* not read again/,
+    );
+    expect(logs['cold-score']).toMatch(/baselines made/);
+  });
+
+  it('its results.json and leaderboard have the same bytes as a cold score of the same inputs', () => {
+    for (const f of ['results.json', 'leaderboard.md'])
+      expect(readFileSync(join(work, 'second-score', f), 'utf8')).toBe(
+        readFileSync(join(work, 'cold-score', f), 'utf8'),
+      );
+  });
+
+  it('scores T1 and T2 on their own, with values that differ from the pooled ones', () => {
+    const r = read('second-score');
+    expect(r.windows.map((w) => w.window).slice(0, 2)).toEqual(['T1', 'T2']);
+    const [t1, t2] = r.windows;
+    const key = (v: ScoringResults['values'][number]) => `${v.model}|${v.unit}|${v.metric}`;
+    const pooled = new Map(r.values.map((v) => [key(v), v.value]));
+    let differ = 0;
+    for (const w of [t1, t2]) {
+      for (const v of w.values) if (v.value !== null && pooled.get(key(v)) !== v.value) differ++;
+      expect(w.ranks.overall.models.length).toBeGreaterThan(1);
+      expect(w.verdicts.rows.some((x) => x.unit === '*' && x.model === 'rw_copy')).toBe(true);
+    }
+    expect(differ).toBeGreaterThan(50);
+    expect(r.memorisation_gap.some((g) => g.model === 'rw_copy' && g.gap !== null)).toBe(true);
+    const md = readFileSync(join(work, 'second-score', 'leaderboard.md'), 'utf8');
+    expect(md).toContain('## Scores per knowledge window');
+    expect(md).toContain('## Memorisation gap (T1 − T2)');
+  });
+
+  it('--window T2 gives the T2 section’s numbers', () => {
+    const all = read('second-score');
+    const only = read('t2-score');
+    const t2 = all.windows.find((w) => w.window === 'T2')!;
+    expect(only.config.window).toBe('T2');
+    expect(only.values).toEqual(t2.values);
+    expect(only.pooled).toEqual(t2.pooled);
+    expect(only.verdicts).toEqual(t2.verdicts);
+    expect(only.ranks).toEqual(t2.ranks);
+  });
+
+  it('every pooled and per-unit verdict recomputes from results.json losses', () => {
+    const r = read('second-score');
+    const l = r.losses!;
+    const rw = l.models.find((m) => m.model === 'random_walk')!;
+    let n = 0;
+    for (const row of r.verdicts.rows) {
+      const m = l.models.find((x) => x.model === row.model)!;
+      const idx = l.origins.unit.flatMap((u, i) =>
+        (row.unit === '*' || u === row.unit) && m.squared_error[i] !== null ? [i] : [],
+      );
+      expect(idx.length).toBe(row.n);
+      if (row.n < 2) continue;
+      const se = dieboldMariano(
+        idx.map((i) => m.squared_error[i]!),
+        idx.map((i) => rw.squared_error[i]!),
+      );
+      const cr = dieboldMariano(
+        idx.map((i) => m.crps[i]!),
+        idx.map((i) => m.random_walk_crps[i]!),
+      );
+      const f = (x: number) => (Number.isFinite(x) ? x : null);
+      expect([f(se.statistic), f(cr.statistic)]).toEqual([
+        row.squared_error?.statistic ?? null,
+        row.crps?.statistic ?? null,
+      ]);
+      n++;
+    }
+    expect(n).toBeGreaterThan(10);
+  });
+});
