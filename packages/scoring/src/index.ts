@@ -15,6 +15,7 @@ export {
 export {
   ArimaBaseline,
   DEFAULT_REFIT_EVERY,
+  noChangeModel,
   type RefitOptions,
   RefitSchedule,
 } from './baselines/arima-baseline.ts';
@@ -102,6 +103,7 @@ export { type DieboldMarianoResult, dieboldMariano, squaredErrors } from './metr
 export { directionalAccuracy } from './metrics/directional-accuracy.ts';
 // FinTSB (seeds/000 §4.3, §5.2)
 export { type FintsbSignalMetrics, fintsbSignalMetrics } from './metrics/fintsb-signal-metrics.ts';
+export { NO_CHANGE_TOLERANCE, noChangeReturn } from './metrics/float-tolerance.ts';
 export { hitRate } from './metrics/hit-rate.ts';
 export { informationCoefficient, meanInformationCoefficient } from './metrics/information-coefficient.ts';
 export { type IntervalCoverage, intervalCoverage } from './metrics/interval-coverage.ts';

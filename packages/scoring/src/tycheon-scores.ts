@@ -3,6 +3,7 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';
 import { crpsQuantiles } from './metrics/crps-quantiles.ts';
 import { crpsSamples } from './metrics/crps-samples.ts';
+import { noChangeReturn } from './metrics/float-tolerance.ts';
 import { normalQuantile } from './normal-quantile.ts';
 import { positiveSeries } from './positive-series.ts';
 import { randomWalkSigma } from './random-walk-sigma.ts';
@@ -139,8 +140,9 @@ function randomWalkCrpsAt(frame: TycheonFrame, i: number): number {
 
 /** A model's horizon-end forecasts and per-origin losses in Tycheon space, aligned with the frame. */
 export interface TycheonLosses {
+  /** The forecast return; 0 where it is no change (within NO_CHANGE_TOLERANCE of 0, noChangeReturn). */
   forecast: Float64Array;
-  /** The forecast as a simple return (ŷ_{o+H} − y_o)/|y_o| (FinTSB). */
+  /** The forecast as a simple return (ŷ_{o+H} − y_o)/|y_o| (FinTSB); 0 where it is no change. */
   change: Float64Array;
   squaredError: Float64Array;
   crps: Float64Array;
@@ -173,9 +175,11 @@ export function tycheonLosses(
     const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
     const y0 = panel.lastValue[o];
     const r = frame.realized[i];
-    const f = tycheonReturn(frame, i, y0, model.point[idx]);
+    // Rounding noise around y_o is no change (noChangeReturn): it must not count as a call of direction,
+    // a position or a correlation.
+    const f = noChangeReturn(tycheonReturn(frame, i, y0, model.point[idx]));
     forecast[i] = f;
-    change[i] = (model.point[idx] - y0) / frame.scale[i];
+    change[i] = noChangeReturn((model.point[idx] - y0) / frame.scale[i]);
     squaredError[i] = (f - r) * (f - r);
     if (kind === 'samples') {
       for (let k = 0; k < M; k++) buf[k] = tycheonReturn(frame, i, y0, model.samples![idx * M + k]);
