@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import {
   ArimaBaseline,
@@ -9,6 +10,7 @@ import {
   type SplitData,
   scorePanel,
 } from '@asof/scoring';
+import { HistoryStore } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, removeOutput, scratchOut } from './helpers.ts';
 import { defaultFixture } from './shared-fixtures.ts';
@@ -110,5 +112,46 @@ describe('the README split: ARIMA "no change" is y_o itself', () => {
     }
     // Drift forecasts a change there, so its cells are numbers: the n/a is the forecast's, not the unit's.
     expect(cell('drift', 'tycheon.directional_accuracy')?.value).toEqual(expect.any(Number));
+  });
+});
+
+describe('the README split: drift over grid steps', () => {
+  it("drift's slope spans as many steps as rwf's on the build's unbroken as-of history, hole or not", async () => {
+    // rwf on the build's as-of history at the origin divides by its n − 1; the split serves that history
+    // with a hole, and the scorer's slope (y_1 to y_o over grid steps: history_first_back − u) spans the same.
+    const store = await HistoryStore.fromUniverse(universe, panel.seriesIds);
+    // Timestamps served as of each origin: the training snapshot's and the inputs of this and earlier origins.
+    const duck = await Duck.open({ threads: 2 });
+    const served = new Map<string, number>();
+    try {
+      const file = (f: string) => quoteLiteral(join(split.abs, f));
+      for (const r of await duck.all<{ series_id: string; origin: string; n: bigint }>(
+        `WITH rows AS (
+           SELECT series_id, "timestamp", NULL::TIMESTAMPTZ AS served_at FROM read_parquet(${file('train/observations.parquet')})
+           UNION ALL
+           SELECT series_id, "timestamp", origin AS served_at FROM read_parquet(${file('inputs.parquet')})
+         )
+         SELECT o.series_id, strftime(o.origin, '%Y-%m-%dT%H:%M:%S') AS origin, count(DISTINCT r."timestamp") AS n
+         FROM read_parquet(${file('origins.parquet')}) AS o
+         JOIN rows AS r ON r.series_id = o.series_id AND (r.served_at IS NULL OR r.served_at <= o.origin)
+         GROUP BY ALL`,
+      ))
+        served.set(`${r.series_id}|${r.origin}`, Number(r.n));
+    } finally {
+      duck.close();
+    }
+    let holed = 0;
+    for (let o = 0; o < panel.horizon.length; o++) {
+      const id = panel.seriesIds[panel.originSeries[o]];
+      const back = panel.historyTailBack[o]!;
+      const span = panel.historyFirstBack[o] - back[back.length - 1];
+      const asOf = store.historyAt(id, panel.originTime[o] * 1000);
+      expect(span, `${id} @ ${panel.originIso[o]}`).toBe(asOf.length - 1);
+      const n = served.get(`${id}|${new Date(panel.originTime[o]).toISOString().slice(0, 19)}`);
+      expect(n, `${id} @ ${panel.originIso[o]}`).toBeDefined();
+      if (n! - 1 < span) holed++;
+    }
+    // The T2 origins see the hole: counting served rows would have made their slopes too steep.
+    expect(holed).toBeGreaterThan(0);
   });
 });

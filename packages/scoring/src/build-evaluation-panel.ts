@@ -24,9 +24,12 @@ export interface EvaluationPanel {
   historyTail: (Float64Array | null)[];
   /** Grid steps before the origin's step of each historyTail value (OriginRow history_tail_back); null: consecutive up to the origin. */
   historyTailBack: (Float64Array | null)[];
-  /** y_1 and n of the whole history known at each origin (OriginRow history_first/length); NaN when not given. */
+  /**
+   * y_1 of the whole history served as of each origin and its grid steps back from the origin's step
+   * (OriginRow history_first, history_first_back); NaN when not given.
+   */
   historyFirst: Float64Array;
-  historyLength: Float64Array;
+  historyFirstBack: Float64Array;
   targetOffset: Float64Array;
   actual: Float64Array;
   /** `${seriesIndex}|${epochMs}` → origin index. */
@@ -83,7 +86,7 @@ export function buildEvaluationPanel(
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
   const historyFirst = new Float64Array(n).fill(Number.NaN);
-  const historyLength = new Float64Array(n).fill(Number.NaN);
+  const historyFirstBack = new Float64Array(n).fill(Number.NaN);
   const originIso: string[] = new Array(n);
   const originLabel: (string | undefined)[] = new Array(n);
   let labelled = false;
@@ -111,9 +114,9 @@ export function buildEvaluationPanel(
     lastValue[o] = row.last_value;
     historyTail[o] = row.history_tail ? Float64Array.from(row.history_tail) : null;
     historyTailBack[o] = row.history_tail_back ? Float64Array.from(row.history_tail_back) : null;
-    if (row.history_first !== undefined && row.history_length !== undefined) {
+    if (row.history_first !== undefined && row.history_first_back !== undefined) {
       historyFirst[o] = row.history_first;
-      historyLength[o] = row.history_length;
+      historyFirstBack[o] = row.history_first_back;
     }
     targetOffset[o + 1] = targetOffset[o] + row.horizon;
     seriesOriginStart[s + 1] = o + 1;
@@ -135,7 +138,7 @@ export function buildEvaluationPanel(
     historyTail,
     historyTailBack,
     historyFirst,
-    historyLength,
+    historyFirstBack,
     targetOffset,
     actual,
     originKey,
@@ -163,7 +166,7 @@ export interface OriginColumns {
   historyTail?: (Float64Array | null)[];
   historyTailBack?: (Float64Array | null)[];
   historyFirst?: Float64Array;
-  historyLength?: Float64Array;
+  historyFirstBack?: Float64Array;
   originIndex?: Float64Array;
   /** Targets laid out origin-major (length Σ horizon); NaN where unknown. Default: all NaN. */
   actual?: Float64Array;
@@ -228,7 +231,7 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     historyTail: c.historyTail ?? new Array(n).fill(null),
     historyTailBack: c.historyTailBack ?? new Array(n).fill(null),
     historyFirst: c.historyFirst ?? new Float64Array(n).fill(Number.NaN),
-    historyLength: c.historyLength ?? new Float64Array(n).fill(Number.NaN),
+    historyFirstBack: c.historyFirstBack ?? new Float64Array(n).fill(Number.NaN),
     targetOffset,
     actual,
     originKey,

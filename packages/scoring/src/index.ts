@@ -67,6 +67,7 @@ export {
   panelFromColumns,
   type TargetColumns,
 } from './build-evaluation-panel.ts';
+export { driftPath } from './drift-path.ts';
 export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {

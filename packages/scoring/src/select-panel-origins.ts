@@ -26,7 +26,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
   const horizon = new Int32Array(n);
   const lastValue = new Float64Array(n);
   const historyFirst = new Float64Array(n);
-  const historyLength = new Float64Array(n);
+  const historyFirstBack = new Float64Array(n);
   const targetOffset = new Float64Array(n + 1);
   const seriesOriginStart = new Int32Array(nSeries + 1);
   const originIso: string[] = new Array(n);
@@ -43,7 +43,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     horizon[j] = full.horizon[o];
     lastValue[j] = full.lastValue[o];
     historyFirst[j] = full.historyFirst[o];
-    historyLength[j] = full.historyLength[o];
+    historyFirstBack[j] = full.historyFirstBack[o];
     originIso[j] = full.originIso[o];
     if (originLabel) originLabel[j] = full.originLabel?.[o];
     historyTail[j] = full.historyTail[o];
@@ -73,7 +73,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     historyTail,
     historyTailBack,
     historyFirst,
-    historyLength,
+    historyFirstBack,
     targetOffset,
     actual,
     originKey,
