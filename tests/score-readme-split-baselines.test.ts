@@ -6,6 +6,8 @@ import {
   BASELINE_QUANTILE_LEVELS,
   buildEvaluationPanel,
   type EvaluationPanel,
+  RANDOM_WALK_SIGMA_RETURNS,
+  randomWalkSigma,
   readSplitTables,
   type SplitData,
   scorePanel,
@@ -115,7 +117,7 @@ describe('the README split: ARIMA "no change" is y_o itself', () => {
   });
 });
 
-describe('the README split: drift over grid steps', () => {
+describe('the README split: drift over grid steps, σ̂ over a long enough window', () => {
   it("drift's slope spans as many steps as rwf's on the build's unbroken as-of history, hole or not", async () => {
     // rwf on the build's as-of history at the origin divides by its n − 1; the split serves that history
     // with a hole, and the scorer's slope (y_1 to y_o over grid steps: history_first_back − u) spans the same.
@@ -153,5 +155,38 @@ describe('the README split: drift over grid steps', () => {
     }
     // The T2 origins see the hole: counting served rows would have made their slopes too steep.
     expect(holed).toBeGreaterThan(0);
+  });
+
+  it("the random walk's σ̂ reads its frequency's window wherever the served history holds it", () => {
+    const counts = new Map<string, number[]>();
+    for (let o = 0; o < panel.horizon.length; o++) {
+      const id = panel.seriesIds[panel.originSeries[o]];
+      const f = frequency.get(id);
+      if (f === undefined) continue;
+      const want = RANDOM_WALK_SIGMA_RETURNS[f];
+      const { returns } = randomWalkSigma(
+        {
+          tail: panel.historyTail[o],
+          back: panel.historyTailBack[o],
+          before: panel.historyBefore[o],
+          beforeBack: panel.historyBeforeBack[o],
+        },
+        panel.horizon[o],
+        (a, b) => b - a,
+        want,
+      );
+      // Fewer only when the window reached y_1, the start of the served history.
+      if (returns < want) {
+        const backs = panel.historyBeforeBack[o] ?? panel.historyTailBack[o]!;
+        expect(backs[0], `${id} @ ${panel.originIso[o]}: ${returns} returns`).toBe(panel.historyFirstBack[o]);
+      }
+      const list = counts.get(f) ?? [];
+      list.push(returns);
+      counts.set(f, list);
+    }
+    // Monthly and quarterly series are served from 2005: every origin has its whole window (the split's
+    // lookback alone gives 11 and 3 returns).
+    expect(Math.min(...counts.get('M')!)).toBe(RANDOM_WALK_SIGMA_RETURNS.M);
+    expect(Math.min(...counts.get('Q')!)).toBe(RANDOM_WALK_SIGMA_RETURNS.Q);
   });
 });

@@ -401,7 +401,11 @@ describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', (
         value: stored.map((r) => r.value ?? Number.NaN),
       };
       const origins = [25, 40, 61, 70];
-      const whole = wholeHistoryAt(cols, (ts) => (known.has(ts) ? ts : Number.NaN), origins);
+      const whole = wholeHistoryAt(
+        cols,
+        (ts) => (known.has(ts) ? ts : Number.NaN),
+        origins.map((origin) => ({ origin, tailStart: origin, tailStartStep: Number.NaN, returns: 0 })),
+      );
       origins.forEach((o, k) => {
         const task = { series_id: 'x', origin: o, horizon_steps: 4, origin_index: o };
         const viaGuard = runForecaster(store, [task], driftForecaster).map((r) => r.value);

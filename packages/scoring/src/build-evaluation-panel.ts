@@ -30,6 +30,12 @@ export interface EvaluationPanel {
    */
   historyFirst: Float64Array;
   historyFirstBack: Float64Array;
+  /**
+   * The served history before the tail that the random walk's volatility window reaches, oldest first, and
+   * each value's grid steps back from the origin's step (OriginRow history_before/_back); null: none given.
+   */
+  historyBefore: (Float64Array | null)[];
+  historyBeforeBack: (Float64Array | null)[];
   targetOffset: Float64Array;
   actual: Float64Array;
   /** `${seriesIndex}|${epochMs}` → origin index. */
@@ -87,6 +93,8 @@ export function buildEvaluationPanel(
   const historyTailBack: (Float64Array | null)[] = new Array(n);
   const historyFirst = new Float64Array(n).fill(Number.NaN);
   const historyFirstBack = new Float64Array(n).fill(Number.NaN);
+  const historyBefore: (Float64Array | null)[] = new Array(n).fill(null);
+  const historyBeforeBack: (Float64Array | null)[] = new Array(n).fill(null);
   const originIso: string[] = new Array(n);
   const originLabel: (string | undefined)[] = new Array(n);
   let labelled = false;
@@ -118,6 +126,10 @@ export function buildEvaluationPanel(
       historyFirst[o] = row.history_first;
       historyFirstBack[o] = row.history_first_back;
     }
+    if (row.history_before && row.history_before_back) {
+      historyBefore[o] = Float64Array.from(row.history_before);
+      historyBeforeBack[o] = Float64Array.from(row.history_before_back);
+    }
     targetOffset[o + 1] = targetOffset[o] + row.horizon;
     seriesOriginStart[s + 1] = o + 1;
   }
@@ -139,6 +151,8 @@ export function buildEvaluationPanel(
     historyTailBack,
     historyFirst,
     historyFirstBack,
+    historyBefore,
+    historyBeforeBack,
     targetOffset,
     actual,
     originKey,
@@ -167,6 +181,8 @@ export interface OriginColumns {
   historyTailBack?: (Float64Array | null)[];
   historyFirst?: Float64Array;
   historyFirstBack?: Float64Array;
+  historyBefore?: (Float64Array | null)[];
+  historyBeforeBack?: (Float64Array | null)[];
   originIndex?: Float64Array;
   /** Targets laid out origin-major (length Σ horizon); NaN where unknown. Default: all NaN. */
   actual?: Float64Array;
@@ -232,6 +248,8 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     historyTailBack: c.historyTailBack ?? new Array(n).fill(null),
     historyFirst: c.historyFirst ?? new Float64Array(n).fill(Number.NaN),
     historyFirstBack: c.historyFirstBack ?? new Float64Array(n).fill(Number.NaN),
+    historyBefore: c.historyBefore ?? new Array(n).fill(null),
+    historyBeforeBack: c.historyBeforeBack ?? new Array(n).fill(null),
     targetOffset,
     actual,
     originKey,

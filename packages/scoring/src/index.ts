@@ -149,6 +149,14 @@ export { type Verdict, verdictVsRandomWalk } from './metrics/verdict-vs-random-w
 export { normalQuantile } from './normal-quantile.ts';
 export { CsvParser, parseCsv, streamCsvFile } from './parse-csv.ts';
 export { instantOf, parseInstant } from './parse-instant.ts';
+export {
+  RANDOM_WALK_MIN_RETURNS,
+  RANDOM_WALK_SIGMA_RETURNS,
+  type RandomWalkSigma,
+  randomWalkSigma,
+  randomWalkSigmaReturns,
+  type VolatilityHistory,
+} from './random-walk-sigma.ts';
 export { checkForecastsReadable, type ForecastsFormat, readForecasts } from './read-forecasts.ts';
 export { readParquetColumns } from './read-parquet-columns.ts';
 export {
@@ -203,5 +211,10 @@ export {
   type TaskRow,
 } from './score-types.ts';
 export { stepsBetween } from './steps-between.ts';
-export { type HistoryColumns, type WholeHistory, wholeHistoryAt } from './whole-history-at.ts';
+export {
+  type HistoryColumns,
+  type WholeHistory,
+  type WholeHistoryQuery,
+  wholeHistoryAt,
+} from './whole-history-at.ts';
 export { writeResults } from './write-results.ts';

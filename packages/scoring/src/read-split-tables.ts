@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
 import { type CompactInputs, compactInputTails, compactTargets } from './expand-compact-split.ts';
+import { RANDOM_WALK_SIGMA_RETURNS } from './random-walk-sigma.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
 import type { OriginRow, TaskRow } from './score-types.ts';
-import { type HistoryColumns, wholeHistoryAt } from './whole-history-at.ts';
+import { type HistoryColumns, type WholeHistoryQuery, wholeHistoryAt } from './whole-history-at.ts';
 
 export interface SplitData {
   /** Null when the split has no tasks table (they then come from the parent universe's tasks). */
@@ -312,12 +313,14 @@ async function servedHistory(
 }
 
 /**
- * history_first and history_first_back (drift's y_1 and its grid position) of every origin placed on the
- * grid (origin_index and history_tail_back known), from the whole history served as of it (wholeHistoryAt).
+ * history_first/_first_back (drift's y_1 and its grid position) and history_before/_before_back (the served
+ * history before the tail that the random walk's volatility window reaches: RANDOM_WALK_SIGMA_RETURNS of
+ * the origin's frequency, less the returns its tail holds) of every origin placed on the grid (origin_index
+ * and history_tail_back known), from the whole history served as of it (wholeHistoryAt).
  */
 function attachWholeHistory(
   origins: OriginRow[],
-  originMs: readonly number[],
+  at: { originMs: readonly number[]; tailStart: Float64Array; frequency: readonly unknown[] },
   served: Map<string, HistoryColumns>,
   grid: SeriesGridSteps,
 ): void {
@@ -334,16 +337,30 @@ function attachWholeHistory(
   for (const [sid, idx] of bySeries) {
     const rows = served.get(sid);
     if (!rows) continue;
-    const found = wholeHistoryAt(
-      rows,
-      (ts) => grid.stepOf(sid, ts),
-      idx.map((i) => originMs[i]),
-    );
+    const queries: WholeHistoryQuery[] = idx.map((i) => {
+      const back = origins[i].history_tail_back!;
+      let tailReturns = 0;
+      for (let k = 1; k < back.length; k++) if (back[k - 1] - back[k] === 1) tailReturns++;
+      const window = RANDOM_WALK_SIGMA_RETURNS[nullableText(at.frequency[i]) ?? ''] ?? 0;
+      return {
+        origin: at.originMs[i],
+        tailStart: at.tailStart[i],
+        tailStartStep: origins[i].origin_index! - back[0],
+        returns: window - tailReturns,
+      };
+    });
+    const found = wholeHistoryAt(rows, (ts) => grid.stepOf(sid, ts), queries);
     idx.forEach((i, k) => {
       const row = origins[i];
-      if (Number.isFinite(found[k].firstStep)) {
-        row.history_first = found[k].first;
-        row.history_first_back = row.origin_index! - found[k].firstStep;
+      const f = found[k];
+      const originIndex = row.origin_index!;
+      if (Number.isFinite(f.firstStep)) {
+        row.history_first = f.first;
+        row.history_first_back = originIndex - f.firstStep;
+      }
+      if (f.before.length) {
+        row.history_before = f.before;
+        row.history_before_back = f.beforeSteps.map((step) => originIndex - step);
       }
     });
   }
@@ -351,15 +368,15 @@ function attachWholeHistory(
 
 /**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start, and origin_label when the split carries it), `inputs`
+ * horizon, origin_index, lookback_start, frequency, and origin_label when the split carries it), `inputs`
  * (series_id, origin, timestamp, value, step_index: the as-of history at each origin, whose last value is
  * y_o and whose last MAX_HISTORY_TAIL values become history_tail, with history_tail_back = origin_index −
  * step_index, so the baselines count the grid from the origin's own step even when it is not public yet),
  * `targets` (series_id, origin, step, value) and, when the split carries one, `tasks`. The compact layout's
  * `input_rows` and `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An
  * origin without inputs is an error: the baselines need y_o. The whole history served as of each origin
- * (history_first and history_first_back, for the drift baseline) is the as-of view at the origin of
- * everything the split serves:
+ * (history_first and history_first_back for the drift baseline; history_before and history_before_back for
+ * the random walk's volatility window) is the as-of view at the origin of everything the split serves:
  * `train_observations`, every origin's inputs and the split's `withdrawals` (rows with available_at <= the
  * origin only, so no look-ahead), placed on the grid by step (SeriesGridSteps, with `train_series`'
  * first_step_index and last_step_index for the training snapshot).
@@ -378,6 +395,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       'origin_index',
       'last_value',
       'lookback_start',
+      'frequency',
     ],
     true,
   ))!;
@@ -447,6 +465,8 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     servedCompact = compactServed;
   }
   const originMs = o.origin.map(instantMs);
+  /** Each origin's first tail timestamp (epoch ms): the whole history's part before it is σ̂'s extension. */
+  const tailStart = new Float64Array(o.series_id.length).fill(Number.NaN);
   const origins: OriginRow[] = o.series_id.map((sid, i) => {
     const series_id = String(sid);
     const origin = instantText(o.origin[i]);
@@ -460,6 +480,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         .sort((a, b) => h.ts[a] - h.ts[b])
         .slice(-MAX_HISTORY_TAIL);
       tail = order.map((k) => h.values[k]);
+      if (order.length) tailStart[i] = h.ts[order[0]];
       tailBack = tailStepsBack(
         grid,
         series_id,
@@ -489,10 +510,10 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
   const hasAvailability =
     compactRows !== null || (inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false);
   // Without availability instants on the inputs the view at each origin cannot be rebuilt: drift then
-  // takes the history tail as the whole history.
+  // takes the history tail as the whole history, and σ̂ the tail alone.
   if (hasAvailability) {
     const served = await servedHistory(manifest, dir, origins, inputs, compactRows, servedCompact, grid);
-    attachWholeHistory(origins, originMs, served, grid);
+    attachWholeHistory(origins, { originMs, tailStart, frequency: o.frequency }, served, grid);
   }
   let tasks: TaskRow[] | null = null;
   if (outputsOf(manifest, 'tasks').length) tasks = await readTasksTable(manifest, dir);

@@ -54,6 +54,13 @@ export interface OriginRow {
    */
   history_first?: number;
   history_first_back?: number;
+  /**
+   * Values of that history before the tail, oldest first, and their grid steps back from the origin's own
+   * step: as many as the random walk's volatility window needs beyond the tail (randomWalkSigma; the split's
+   * lookback is 4 steps for a quarterly series). Optional: without them σ̂ comes from the tail alone.
+   */
+  history_before?: number[];
+  history_before_back?: number[];
   /** Position of the origin on the series' step grid (the split's origin_index); used to check spacing. */
   origin_index?: number;
 }

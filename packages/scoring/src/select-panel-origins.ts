@@ -33,6 +33,8 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
   const originLabel: (string | undefined)[] | undefined = full.originLabel ? new Array(n) : undefined;
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
+  const historyBefore: (Float64Array | null)[] = new Array(n);
+  const historyBeforeBack: (Float64Array | null)[] = new Array(n);
   const originKey = new Map<string, number>();
   for (let j = 0; j < n; j++) {
     const o = picked[j];
@@ -44,6 +46,8 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     lastValue[j] = full.lastValue[o];
     historyFirst[j] = full.historyFirst[o];
     historyFirstBack[j] = full.historyFirstBack[o];
+    historyBefore[j] = full.historyBefore[o];
+    historyBeforeBack[j] = full.historyBeforeBack[o];
     originIso[j] = full.originIso[o];
     if (originLabel) originLabel[j] = full.originLabel?.[o];
     historyTail[j] = full.historyTail[o];
@@ -74,6 +78,8 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     historyTailBack,
     historyFirst,
     historyFirstBack,
+    historyBefore,
+    historyBeforeBack,
     targetOffset,
     actual,
     originKey,

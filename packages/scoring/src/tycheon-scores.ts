@@ -6,7 +6,7 @@ import { crpsSamples } from './metrics/crps-samples.ts';
 import { noChangeReturn } from './metrics/float-tolerance.ts';
 import { normalQuantile } from './normal-quantile.ts';
 import { positiveSeries } from './positive-series.ts';
-import { randomWalkSigma } from './random-walk-sigma.ts';
+import { randomWalkSigma, randomWalkSigmaReturns } from './random-walk-sigma.ts';
 import { RANDOM_WALK } from './score-types.ts';
 
 /**
@@ -36,6 +36,8 @@ export interface TycheonFrame {
    * point mass at 0.
    */
   rwSigma: Float64Array;
+  /** The one-step returns σ̂ was estimated from at each row (the window's count, per origin). */
+  rwSigmaReturns: Int32Array;
   /** Σ_{k=1..H} (one-step return)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
   realizedVariance: Float64Array;
 }
@@ -67,7 +69,15 @@ export function tycheonReturn(frame: TycheonFrame, i: number, y0: number, y: num
   return frame.logSpace[i] ? Math.log(y / y0) : (y - y0) / frame.scale[i];
 }
 
-export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
+/**
+ * The frame of a panel. `frequencyOf(s)` gives series s's frequency, which sets the random walk's
+ * volatility window (RANDOM_WALK_SIGMA_RETURNS); without it (or for an unknown frequency) σ̂ takes every
+ * one-step return the panel holds for the origin.
+ */
+export function tycheonFrame(
+  panel: EvaluationPanel,
+  frequencyOf: (series: number) => string | undefined = () => undefined,
+): TycheonFrame {
   const nSeries = panel.seriesIds.length;
   const positive = positiveSeries(panel);
   const seriesStart = new Int32Array(nSeries + 1);
@@ -89,6 +99,7 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     realized: new Float64Array(n),
     change: new Float64Array(n),
     rwSigma: new Float64Array(n),
+    rwSigmaReturns: new Int32Array(n),
     realizedVariance: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
@@ -99,12 +110,19 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     frame.scale[i] = Math.abs(y0);
     frame.realized[i] = tycheonReturn(frame, i, y0, yH);
     frame.change[i] = (yH - y0) / frame.scale[i];
-    frame.rwSigma[i] = randomWalkSigma(
-      panel.historyTail[o],
-      panel.historyTailBack[o],
+    const rw = randomWalkSigma(
+      {
+        tail: panel.historyTail[o],
+        back: panel.historyTailBack[o],
+        before: panel.historyBefore[o],
+        beforeBack: panel.historyBeforeBack[o],
+      },
       panel.horizon[o],
       (a, b) => tycheonReturn(frame, i, a, b),
+      randomWalkSigmaReturns(frequencyOf(panel.originSeries[o])),
     );
+    frame.rwSigma[i] = rw.sigma;
+    frame.rwSigmaReturns[i] = rw.returns;
     let rv = 0;
     let prev = y0;
     for (let k = 0; k < panel.horizon[o]; k++) {
