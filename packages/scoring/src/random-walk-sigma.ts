@@ -3,12 +3,12 @@ import { sampleStd } from './metrics/sample-std.ts';
 /**
  * The random walk's volatility window, in one-step returns, per frequency: the most recent returns of the
  * history served as of the origin (Tycheon methodology: "no change, with volatility estimated from the
- * recent past"; the window itself is this project's choice, docs/decisions — the random walk's volatility
- * window). A year of steps for daily and weekly series (BD 260, D 365, W 52: the split's default lookbacks),
- * five years for monthly and quarterly ones (M 60, Q 20), twenty years for annual ones (A 20): at least 20
- * returns at every frequency, where a sample std's relative standard error is about 1/√(2n), 16% (3 returns,
- * the quarterly lookback's, give 41%). It is also the documented minimum: the window holds this many
- * returns wherever the served history has them, and all of them where it has fewer.
+ * recent past"; the window itself is this project's choice, docs/decisions/0057). A year of steps for
+ * daily and weekly series (BD 260, D 365, W 52: the split's default lookbacks), five years for monthly and
+ * quarterly ones (M 60, Q 20), twenty years for annual ones (A 20): at least 20 returns at every frequency,
+ * where a sample std's relative standard error is about 1/√(2n), 16% (3 returns, the quarterly lookback's,
+ * give 41%). It is also the documented minimum: the window holds this many returns wherever the served
+ * history has them, and all of them where it has fewer.
  */
 export const RANDOM_WALK_SIGMA_RETURNS: Readonly<Record<string, number>> = {
   BD: 260,

@@ -200,7 +200,7 @@ export class HistoryStore {
    * The grid step of timestamp t itself (NaN when t is not a grid timestamp of the series): a served row's
    * position on the grid, where gridStep would answer for the last grid timestamp before an unknown one.
    * The drift baseline places its first and last observations with it (a store rebuilt from a split holds
-   * the steps the split gives: not every training row's, docs/decisions on drift on the grid).
+   * the steps the split gives: not every training row's, docs/decisions/0056).
    */
   stepOf(seriesId: string, t: Micros): number {
     const g = this.grids.get(seriesId);

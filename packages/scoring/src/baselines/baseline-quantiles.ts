@@ -24,8 +24,8 @@ export interface BaselinePath {
   fallback: boolean;
   /**
    * True when the path is no change by construction (a random walk's median, a constant window): every
-   * point is y_o itself, bit for bit, not a value computed to equal it (docs/decisions: exact no-change
-   * forecasts). Absent: the model forecasts a change.
+   * point is y_o itself, bit for bit, not a value computed to equal it (docs/decisions/0055).
+   * Absent: the model forecasts a change.
    */
   noChange?: boolean;
 }

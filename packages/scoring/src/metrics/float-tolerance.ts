@@ -28,7 +28,7 @@ export function negligibleSpread(sumSquares: number, n: number, maxAbs: number):
  * spread test relative to the values' own size cannot see that: when every value is noise, the noise is the
  * size. So the Tycheon scorer takes such a return as exactly 0 (`noChangeReturn`): a forecast that is no
  * change everywhere is constant (IC and RankIC n/a), calls no direction (directional accuracy n/a) and
- * takes no position in the cost diagnostic. docs/decisions: exact no-change forecasts.
+ * takes no position in the cost diagnostic. docs/decisions/0055.
  */
 export const NO_CHANGE_TOLERANCE = RELATIVE_TOLERANCE;
 
