@@ -45,7 +45,8 @@ for (const seed of seeds) {
         last_value: y[o],
         history_tail: Array.from(y.subarray(o - LOOKBACK + 1, o + 1)),
         history_first: y[0],
-        history_length: o + 1,
+        // y[0]'s grid steps back from the origin's step (consecutive steps: the whole history is served).
+        history_first_back: o,
       });
       for (let k = 1; k <= H; k++) targets.push({ series_id: id, origin, step: k, value: y[o + k] });
     }

@@ -84,7 +84,7 @@ const tail = await scoreSplit(join(split, 'manifest.json'), [oracle], {
     const s = await readSplitTables(m, d);
     for (const o of s.origins) {
       delete o.history_first;
-      delete o.history_length;
+      delete o.history_first_back;
     }
     return s;
   },

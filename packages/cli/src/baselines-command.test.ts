@@ -134,8 +134,9 @@ describe('asof baselines', () => {
       const m = SEASON_LENGTH[frequency.get(panel.seriesIds[panel.originSeries[o]])!];
       baselinePath('drift', panel.lastValue[o], panel.historyTail[o], panel.horizon[o], m, tail, 0);
       if (tail[0] !== own[1].point[panel.targetOffset[o]]) differs++;
-      // The whole history at an origin reaches back to the series' start (2016 / 2012).
-      expect(panel.historyLength[o]).toBeGreaterThan(panel.historyTail[o]!.length);
+      // The whole history at an origin reaches back to the series' start (2016 / 2012): y_1 is further
+      // back on the grid than the tail's first value.
+      expect(panel.historyFirstBack[o]).toBeGreaterThan(panel.historyTailBack[o]![0]);
     }
     expect(differs).toBeGreaterThan(0);
     const results = await scoreSplit(split, [out], { tasks: tasksOf(frequency) });
@@ -287,9 +288,73 @@ describe('asof baselines', () => {
   }, 60_000);
 });
 
+describe('drift on a split with model-cutoff windows, whose served history has a hole', () => {
+  it('asof baselines and the scorer take the slope from the first served value over grid steps', async () => {
+    // The README's windows: origins in T1 and T2, the one between straddles the cutoff and is dropped, so
+    // nothing of late 2020 is served for m:cpi.
+    const dir = join(root, 's-windows');
+    const windows = (
+      await runSplit({
+        manifestPath: join(root, 'u', 'manifest.json'),
+        outDir: dir,
+        modelCutoff: '2021-12-31',
+        runDate: '2025-12-31',
+      })
+    ).manifestPath;
+    const out = join(root, 'baselines-windows.parquet');
+    // ARIMA and GARCH are not what this checks: no path (a point mass) keeps the run short.
+    await writeBaselineForecasts(windows, out, { arima: () => null, garch: () => null });
+    const data = await readSplitTables(await verifyManifest(windows), dir);
+    const panel = buildEvaluationPanel(data.origins, data.targets);
+    const frequency = panel.seriesIds.map((s) => (s === 'b:px' ? 'BD' : 'M'));
+    const own = makePanelBaselines(panel, frequency, ['drift'])[0];
+    const file = alignForecasts(panel, await readForecasts(out)).find((m) => m.model === 'drift')!;
+    expect(Array.from(file.point)).toEqual(Array.from(own.point));
+    // By hand, m:cpi: every month 2012-01 … 2024-12 is on its grid (step 1 = 2012-01), y_1 = walk(0, 3)
+    // at step 1 at every origin, and y_o the last public month, u steps before the origin's: the slope is
+    // ln(y_o/y_1) over (origin_index − u − 1) months.
+    const s = panel.seriesIndex.get('m:cpi')!;
+    const last = panel.seriesOriginStart[s + 1] - 1;
+    expect(last).toBeGreaterThan(panel.seriesOriginStart[s]);
+    for (let o = panel.seriesOriginStart[s]; o <= last; o++) {
+      const back = panel.historyTailBack[o]!;
+      const u = back[back.length - 1];
+      const yo = panel.lastValue[o];
+      expect(panel.historyFirst[o]).toBe(walk(0, 3));
+      expect(panel.historyFirstBack[o]).toBe(panel.originIndex[o] - 1);
+      const g = Math.log(yo / walk(0, 3)) / (panel.originIndex[o] - u - 1);
+      for (let k = 1; k <= panel.horizon[o]; k++)
+        expect(own.point[panel.targetOffset[o] + k - 1] / (yo * Math.exp((k + u) * g)) - 1).toBeCloseTo(
+          0,
+          12,
+        );
+    }
+    // The hole: at the last origin fewer months are served than the grid distance spans.
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      const file = (f: string) => quoteLiteral(join(dir, f));
+      const { n } = await duck.one<{ n: bigint }>(
+        `SELECT count(DISTINCT "timestamp") AS n FROM (
+           SELECT "timestamp" FROM read_parquet(${file('train/observations.parquet')}) WHERE series_id = 'm:cpi'
+           UNION ALL
+           SELECT "timestamp" FROM read_parquet(${file('inputs.parquet')})
+           WHERE series_id = 'm:cpi' AND origin <= $origin::TIMESTAMPTZ
+         )`,
+        { origin: panel.originIso[last] },
+      );
+      const span = panel.originIndex[last] - panel.historyTailBack[last]!.at(-1)! - 1;
+      expect(Number(n) - 1).toBeLessThan(span);
+    } finally {
+      duck.close();
+    }
+  }, 60_000);
+});
+
 describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', () => {
-  it('agrees on random histories with late releases, revisions and withdrawals', () => {
+  it('agrees on random histories with late releases, revisions, withdrawals, a hole and unplaced rows', () => {
     let lagged = 0;
+    let holed = 0;
+    let unplaced = 0;
     let seed = 12345;
     const rand = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -298,35 +363,55 @@ describe('drift through historyAt = the scorer’s drift from wholeHistoryAt', (
     for (let trial = 0; trial < 20; trial++) {
       const stored: StoredHistoryRow[] = [];
       for (let t = 1; t <= 60; t++) {
+        // Steps 20…29 are served to no one (a split's stretch between its windows).
+        if (t >= 20 && t < 30) continue;
         const av = t + Math.floor(rand() * 5);
         stored.push({ timestamp: t, available_at: av, value: 100 + 10 * rand() });
         if (rand() < 0.15) stored.push({ timestamp: t, available_at: av + 3, value: null });
         if (rand() < 0.15) stored.push({ timestamp: t, available_at: av + 6, value: 90 + 10 * rand() });
       }
-      const store = new HistoryStore(new Map([['x', stored]]));
+      // The grid step is the timestamp; some early steps are not given (a training snapshot with a hole is
+      // placed only at its ends), so y_1 is the first public row whose step is known, on both sides. The
+      // last public value's step is always given (it is an input, with its step_index).
+      const known = new Set<number>();
+      for (let t = 1; t <= 70; t++) if (t >= 10 || rand() < 0.6) known.add(t);
+      const store = new HistoryStore(
+        new Map([['x', stored]]),
+        new Map([['x', [...known].map((t) => ({ timestamp: t, step: t }))]]),
+      );
       const cols = {
         ts: stored.map((r) => r.timestamp),
         av: stored.map((r) => r.available_at),
         value: stored.map((r) => r.value ?? Number.NaN),
       };
-      const origins = [10, 25, 40, 61, 70];
-      const whole = wholeHistoryAt(cols, origins);
+      const origins = [25, 40, 61, 70];
+      const whole = wholeHistoryAt(
+        cols,
+        (ts) => (known.has(ts) ? ts : Number.NaN),
+        origins.map((origin) => ({ origin, tailStart: origin, tailStartStep: Number.NaN, returns: 0 })),
+      );
       origins.forEach((o, k) => {
-        const task = { series_id: 'x', origin: o, horizon_steps: 4 };
+        const task = { series_id: 'x', origin: o, horizon_steps: 4, origin_index: o };
         const viaGuard = runForecaster(store, [task], driftForecaster).map((r) => r.value);
         const seen = store.historyAt('x', o);
-        expect(whole[k].length).toBe(seen.length);
+        if (seen.length === 0) return;
+        if (!known.has(seen[0].timestamp)) unplaced++;
         // The lag u: grid steps from the last public value's step to the origin's (the split's inputs give
         // the scorer the same as history_tail_back).
         const last = seen[seen.length - 1];
-        const u = store.gridStep('x', o) - store.gridStep('x', last.timestamp);
+        const u = o - last.timestamp;
         if (u > 0) lagged++;
+        const span = last.timestamp - whole[k].firstStep;
+        if (Number.isFinite(span) && span !== seen.length - 1) holed++;
         const mine = new Float64Array(4);
-        baselinePath('drift', last.value, [last.value], 4, 1, mine, 0, whole[k].first, whole[k].length, [u]);
+        const firstBack = o - whole[k].firstStep;
+        baselinePath('drift', last.value, [last.value], 4, 1, mine, 0, whole[k].first, firstBack, [u]);
         expect(viaGuard).toEqual(Array.from(mine));
       });
     }
-    // Some origins' last public value is before the origin's own step: the lag is exercised.
+    // The lag, the hole (grid distance ≠ rows − 1) and unplaced first rows are all exercised.
     expect(lagged).toBeGreaterThan(0);
+    expect(holed).toBeGreaterThan(0);
+    expect(unplaced).toBeGreaterThan(0);
   });
 });

@@ -19,9 +19,10 @@ Steps count on the series' grid from the origin's own step o (step o+k is the k-
 the publication lag; y_o is the last value public at the origin, u steps before o (u = 0 for bars, 1 for
 a month released the next month).
   random_walk      ŷ_{o+k} = y_o
-  drift            the mean one-step change over the whole history public at the origin (n values,
-                   first y_1), h = k + u steps on from y_o: ŷ_{o+k} = y_o·(y_o/y_1)^(h/(n − 1)) when
-                   y_1, y_o > 0 (log levels), else ŷ_{o+k} = y_o + h·(y_o − y_1)/(n − 1)
+  drift            the mean one-step change over the whole history public at the origin, from its first
+                   value y_1 to y_o over their s steps on the grid (not their count: a split serves
+                   nothing between its windows), h = k + u steps on from y_o: ŷ_{o+k} =
+                   y_o·(y_o/y_1)^(h/s) when y_1, y_o > 0 (log levels), else y_o + h·(y_o − y_1)/s
   seasonal_naive   the value of grid step o+k−m⌈k/m⌉ as known at the origin (m = BD 5, D 7, W 52, M 12,
                    Q 4); if that step is not public, the latest public step of the same season in the
                    inputs, else y_o (December 2019 origin, monthly: Jan 2020 ← Jan 2019, Dec 2020 ← Dec 2018)

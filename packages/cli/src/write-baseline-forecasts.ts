@@ -283,8 +283,21 @@ async function stageSplit(duck: Duck, verified: VerifiedManifest, manifestPath: 
       { context: { file: manifestPath } },
     );
   }
+  // train_series places the training snapshot on the grid (first_step_index, last_step_index): drift's
+  // slope counts grid steps from the snapshot's first row, and the scorer places it the same way.
+  const trainSeriesColumns = outputsOf(manifest, ['train_series']).length
+    ? await duck.all<{ column_name: string }>(`DESCRIBE SELECT * FROM ${files('train_series')}`)
+    : [];
+  if (!trainSeriesColumns.some((c) => c.column_name === 'first_step_index')) {
+    throw new InputError(
+      'BASELINES_SPLIT_OUTDATED',
+      `${manifestPath}: its train/series.parquet carries no first_step_index (written by an older 'asof split'), so the training snapshot cannot be placed on the grid for the drift baseline; remake the split with 'asof split'`,
+      { context: { file: manifestPath } },
+    );
+  }
   await duck.run(`CREATE VIEW split_origins AS SELECT * FROM ${files('origins')}`);
   await duck.run(`CREATE VIEW split_train AS SELECT * FROM ${files('train_observations')}`);
+  await duck.run(`CREATE VIEW split_train_series AS SELECT * FROM ${files('train_series')}`);
   await duck.run(`CREATE VIEW split_input_steps AS SELECT * FROM ${files(inputTable)}`);
   if (compact) {
     await duck.run(`CREATE VIEW split_input_rows AS SELECT * FROM ${files('input_rows')}`);

@@ -69,16 +69,19 @@ function panelInputsSha256(panel: EvaluationPanel): string {
     panel.horizon,
     panel.lastValue,
     panel.historyFirst,
-    panel.historyLength,
+    panel.historyFirstBack,
   ])
     bytes(a);
   const none = new Float64Array(0);
   for (let o = 0; o < panel.horizon.length; o++) {
-    const tail = panel.historyTail[o];
-    const back = panel.historyTailBack[o];
-    hash.update(`|${tail ? tail.length : -1},${back ? back.length : -1}|`);
-    bytes(tail ?? none);
-    bytes(back ?? none);
+    const columns = [
+      panel.historyTail[o],
+      panel.historyTailBack[o],
+      panel.historyBefore[o],
+      panel.historyBeforeBack[o],
+    ];
+    hash.update(`|${columns.map((c) => (c ? c.length : -1)).join(',')}|`);
+    for (const c of columns) bytes(c ?? none);
   }
   return hash.digest('hex');
 }

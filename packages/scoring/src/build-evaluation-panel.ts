@@ -26,9 +26,18 @@ export interface EvaluationPanel {
   historyTail: (Float64Array | null)[];
   /** Grid steps before the origin's step of each historyTail value (OriginRow history_tail_back); null: consecutive up to the origin. */
   historyTailBack: (Float64Array | null)[];
-  /** y_1 and n of the whole history known at each origin (OriginRow history_first/length); NaN when not given. */
+  /**
+   * y_1 of the whole history served as of each origin and its grid steps back from the origin's step
+   * (OriginRow history_first, history_first_back); NaN when not given.
+   */
   historyFirst: Float64Array;
-  historyLength: Float64Array;
+  historyFirstBack: Float64Array;
+  /**
+   * The served history before the tail that the random walk's volatility window reaches, oldest first, and
+   * each value's grid steps back from the origin's step (OriginRow history_before/_back); null: none given.
+   */
+  historyBefore: (Float64Array | null)[];
+  historyBeforeBack: (Float64Array | null)[];
   targetOffset: Float64Array;
   actual: Float64Array;
   /** `${seriesIndex}|${epochMs}` → origin index. */
@@ -85,7 +94,9 @@ export function buildEvaluationPanel(
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
   const historyFirst = new Float64Array(n).fill(Number.NaN);
-  const historyLength = new Float64Array(n).fill(Number.NaN);
+  const historyFirstBack = new Float64Array(n).fill(Number.NaN);
+  const historyBefore: (Float64Array | null)[] = new Array(n).fill(null);
+  const historyBeforeBack: (Float64Array | null)[] = new Array(n).fill(null);
   const originIso: string[] = new Array(n);
   const originLabel: (string | undefined)[] = new Array(n);
   const originWindow: (ScoringWindow | undefined)[] = new Array(n);
@@ -117,9 +128,13 @@ export function buildEvaluationPanel(
     lastValue[o] = row.last_value;
     historyTail[o] = row.history_tail ? Float64Array.from(row.history_tail) : null;
     historyTailBack[o] = row.history_tail_back ? Float64Array.from(row.history_tail_back) : null;
-    if (row.history_first !== undefined && row.history_length !== undefined) {
+    if (row.history_first !== undefined && row.history_first_back !== undefined) {
       historyFirst[o] = row.history_first;
-      historyLength[o] = row.history_length;
+      historyFirstBack[o] = row.history_first_back;
+    }
+    if (row.history_before && row.history_before_back) {
+      historyBefore[o] = Float64Array.from(row.history_before);
+      historyBeforeBack[o] = Float64Array.from(row.history_before_back);
     }
     targetOffset[o + 1] = targetOffset[o] + row.horizon;
     seriesOriginStart[s + 1] = o + 1;
@@ -142,7 +157,9 @@ export function buildEvaluationPanel(
     historyTail,
     historyTailBack,
     historyFirst,
-    historyLength,
+    historyFirstBack,
+    historyBefore,
+    historyBeforeBack,
     targetOffset,
     actual,
     originKey,
@@ -171,7 +188,9 @@ export interface OriginColumns {
   historyTail?: (Float64Array | null)[];
   historyTailBack?: (Float64Array | null)[];
   historyFirst?: Float64Array;
-  historyLength?: Float64Array;
+  historyFirstBack?: Float64Array;
+  historyBefore?: (Float64Array | null)[];
+  historyBeforeBack?: (Float64Array | null)[];
   originIndex?: Float64Array;
   /** Targets laid out origin-major (length Σ horizon); NaN where unknown. Default: all NaN. */
   actual?: Float64Array;
@@ -237,7 +256,9 @@ export function panelFromColumns(c: OriginColumns, where = 'split'): EvaluationP
     historyTail: c.historyTail ?? new Array(n).fill(null),
     historyTailBack: c.historyTailBack ?? new Array(n).fill(null),
     historyFirst: c.historyFirst ?? new Float64Array(n).fill(Number.NaN),
-    historyLength: c.historyLength ?? new Float64Array(n).fill(Number.NaN),
+    historyFirstBack: c.historyFirstBack ?? new Float64Array(n).fill(Number.NaN),
+    historyBefore: c.historyBefore ?? new Array(n).fill(null),
+    historyBeforeBack: c.historyBeforeBack ?? new Array(n).fill(null),
     targetOffset,
     actual,
     originKey,

@@ -23,6 +23,7 @@ export {
 export {
   ArimaBaseline,
   DEFAULT_REFIT_EVERY,
+  noChangeModel,
   type RefitOptions,
   RefitSchedule,
 } from './baselines/arima-baseline.ts';
@@ -74,6 +75,7 @@ export {
   panelFromColumns,
   type TargetColumns,
 } from './build-evaluation-panel.ts';
+export { driftPath } from './drift-path.ts';
 export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {
@@ -111,6 +113,7 @@ export { type DieboldMarianoResult, dieboldMariano, squaredErrors } from './metr
 export { directionalAccuracy } from './metrics/directional-accuracy.ts';
 // FinTSB (seeds/000 §4.3, §5.2)
 export { type FintsbSignalMetrics, fintsbSignalMetrics } from './metrics/fintsb-signal-metrics.ts';
+export { NO_CHANGE_TOLERANCE, noChangeReturn } from './metrics/float-tolerance.ts';
 export { hitRate } from './metrics/hit-rate.ts';
 export { informationCoefficient, meanInformationCoefficient } from './metrics/information-coefficient.ts';
 export { type IntervalCoverage, intervalCoverage } from './metrics/interval-coverage.ts';
@@ -155,6 +158,14 @@ export { type Verdict, verdictVsRandomWalk } from './metrics/verdict-vs-random-w
 export { normalQuantile } from './normal-quantile.ts';
 export { CsvParser, parseCsv, streamCsvFile } from './parse-csv.ts';
 export { instantOf, parseInstant } from './parse-instant.ts';
+export {
+  RANDOM_WALK_MIN_RETURNS,
+  RANDOM_WALK_SIGMA_RETURNS,
+  type RandomWalkSigma,
+  randomWalkSigma,
+  randomWalkSigmaReturns,
+  type VolatilityHistory,
+} from './random-walk-sigma.ts';
 export { checkForecastsReadable, type ForecastsFormat, readForecasts } from './read-forecasts.ts';
 export { readParquetColumns } from './read-parquet-columns.ts';
 export {
@@ -216,5 +227,10 @@ export {
   type TaskRow,
 } from './score-types.ts';
 export { stepsBetween } from './steps-between.ts';
-export { type HistoryColumns, type WholeHistory, wholeHistoryAt } from './whole-history-at.ts';
+export {
+  type HistoryColumns,
+  type WholeHistory,
+  type WholeHistoryQuery,
+  wholeHistoryAt,
+} from './whole-history-at.ts';
 export { writeResults } from './write-results.ts';

@@ -25,24 +25,68 @@ describe('makeBaselineForecasts', () => {
   });
 
   it("drift's slope is over the whole history known at the origin when given; levels unless y_1, y_o > 0", () => {
-    // Whole history 0 … 8 over n = 5 observations: y_1 = 0 is not positive, so the level slope 2, although
-    // the tail alone would give 1.
-    const rows = makeBaselineForecasts([{ ...o, history_first: 0, history_length: 5 }], () => 'BD');
+    // Whole history from y_1 = 0, 4 grid steps before the origin (y_o's own step): y_1 = 0 is not positive,
+    // so the level slope (8 − 0)/4 = 2, although the tail alone would give 1.
+    const rows = makeBaselineForecasts([{ ...o, history_first: 0, history_first_back: 4 }], () => 'BD');
     expect(values(rows, 'drift')).toEqual([10, 12, 14, 16, 18, 20, 22]);
-    // 2 … 8 over n = 3: doubling per step in log levels (a level slope would give 11, 14, …).
-    const geometric = makeBaselineForecasts([{ ...o, history_first: 2, history_length: 3 }], () => 'BD');
+    // 2 … 8 over 2 steps: doubling per step in log levels (a level slope would give 11, 14, …).
+    const geometric = makeBaselineForecasts([{ ...o, history_first: 2, history_first_back: 2 }], () => 'BD');
     expect(values(geometric, 'drift').map((v) => Math.round(v * 1e9) / 1e9)).toEqual([
       16, 32, 64, 128, 256, 512, 1024,
     ]);
-    // A negative series (a spread) drifts in levels: −4 … −1 over n = 4 → +1 per step.
+    // A negative series (a spread) drifts in levels: −4 … −1 over 3 steps → +1 per step.
     const negative = makeBaselineForecasts(
-      [{ ...o, last_value: -1, history_tail: [-4, -3, -2, -1], history_first: -4, history_length: 4 }],
+      [{ ...o, last_value: -1, history_tail: [-4, -3, -2, -1], history_first: -4, history_first_back: 3 }],
       () => 'BD',
     );
     expect(values(negative, 'drift')).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    // A single observation: no slope, the random walk.
-    const one = makeBaselineForecasts([{ ...o, history_first: 8, history_length: 1 }], () => 'BD');
+    // A single observation (y_1 is y_o, on the origin's step): no slope, the random walk.
+    const one = makeBaselineForecasts([{ ...o, history_first: 8, history_first_back: 0 }], () => 'BD');
     expect(values(one, 'drift')).toEqual([8, 8, 8, 8, 8, 8, 8]);
+  });
+
+  it("drift's slope runs over grid steps, not observations: a hole in the served history does not steepen it", () => {
+    // y = 2·step over steps 1…30, served with a hole: y_1 (step 1), then only steps 21…30 (the tail), the
+    // origin on step 30. 11 observations, 29 steps apart: slope (60 − 2)/29 = 2, the line's own. Counting
+    // the observations ((60 − 2)/10 = 5.8) was the audit's mismatch 2.
+    const tail = Array.from({ length: 10 }, (_, i) => -2 * (21 + i));
+    const back = Array.from({ length: 10 }, (_, i) => 9 - i);
+    const line: OriginRow = {
+      series_id: 'h',
+      origin: '2024-01-05',
+      horizon: 3,
+      last_value: -60,
+      history_tail: tail,
+      history_tail_back: back,
+      history_first: -2,
+      history_first_back: 29,
+    };
+    expect(
+      values(
+        makeBaselineForecasts([line], () => 'BD'),
+        'drift',
+      ),
+    ).toEqual([-62, -64, -66]);
+    // The tail alone on the grid (no whole history given): its own ends, 9 steps apart, the same slope.
+    const tailOnly = { ...line, history_first: undefined, history_first_back: undefined };
+    expect(
+      values(
+        makeBaselineForecasts([tailOnly], () => 'BD'),
+        'drift',
+      ),
+    ).toEqual([-62, -64, -66]);
+    // A tail with a hole inside: steps 21, 22 and 29, 30 (4 values, 9 steps apart): still 2 per step.
+    const holed = {
+      ...tailOnly,
+      history_tail: [-42, -44, -58, -60],
+      history_tail_back: [9, 8, 1, 0],
+    };
+    expect(
+      values(
+        makeBaselineForecasts([holed], () => 'BD'),
+        'drift',
+      ),
+    ).toEqual([-62, -64, -66]);
   });
 
   it('seasonal naive repeats the last season (BD: 5 steps) and falls back to the random walk when the tail is short', () => {
@@ -177,14 +221,15 @@ describe('makeBaselineForecasts', () => {
         'seasonal_naive',
       ),
     ).toEqual([20191, 20192, 20193, 20193]);
-    // Drift: y = 2·step − 100 over steps 1…15 (y_1 = −98, y_o = −70, n = 15: slope 2 in levels), and
-    // 2020Q1 is k + u = 2 steps after y_o: −66, −64, −62, −60 (the line's own steps 17…20).
+    // Drift: y = 2·step − 100 over steps 1…15 (y_1 = −98 on step 1, 15 steps before the origin's step 16;
+    // y_o = −70 on step 15: slope 28/14 = 2 in levels), and 2020Q1 is k + u = 2 steps after y_o: −66, −64,
+    // −62, −60 (the line's own steps 17…20).
     const line = {
       ...row,
       last_value: -70,
       history_tail: [-76, -74, -72, -70],
       history_first: -98,
-      history_length: 15,
+      history_first_back: 15,
     };
     expect(
       values(

@@ -7,6 +7,7 @@ import {
 } from './baselines/baseline-quantiles.ts';
 import { GarchBaseline } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
+import { driftPath } from './drift-path.ts';
 import {
   BASELINE_MODELS,
   type BaselineModel,
@@ -23,25 +24,23 @@ export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12
  * One baseline's path ŷ_{o+1..o+H} into `out[offset…offset+H−1]`, from what is known at the origin only:
  * y_o (the last value public at the origin), the history tail (the origin's inputs, oldest first, ending
  * with y_o), each tail value's grid steps before the origin's own step (`tailBack`; 0 = the origin's step)
- * and the whole history's first value y_1 and length n. No target is ever passed in, so a baseline cannot
- * look ahead. Step o+k is the k-th grid step after the origin's step, so for a series released late (y_o is
- * the value of step o−u, u = tailBack[L−1] ≥ 1) the lag counts:
+ * and the whole history's first value y_1 with its grid steps before the origin's step (`historyFirstBack`).
+ * No target is ever passed in, so a baseline cannot look ahead. Step o+k is the k-th grid step after the
+ * origin's step, so for a series released late (y_o is the value of step o−u, u = tailBack[L−1] ≥ 1) the
+ * lag counts:
  *  - random_walk: ŷ_{o+k} = y_o.
- *  - drift: Hyndman's rwf drift over the WHOLE history known at the origin (the as-of view at the origin:
- *    first value y_1 and number of observations n), extrapolated h = k + u steps from y_o's step. When
- *    y_1 > 0 and y_o > 0 it is taken in log levels (rwf with λ = 0): ŷ_{o+k} = y_o·exp(h·g),
- *    g = ln(y_o/y_1)/(n − 1), the mean one-step log change; otherwise in levels: ŷ_{o+k} = y_o +
- *    h·(y_o − y_1)/(n − 1). Prices are multiplicative and the Tycheon verdict compares horizon-end returns,
- *    so a level slope (a price that fell from 100 to 10 extrapolates ~9/(n − 1) per step from 10, even below
- *    zero) would be a strawman; docs/decisions/0009. When y_1 and n are not given (NaN), the tail is taken
- *    as the whole history (y_1 = tail[0], n = L).
+ *  - drift: driftPath (drift-path.ts, the one implementation): Hyndman's rwf drift over the WHOLE history
+ *    served as of the origin, its slope from y_1 and y_o over their distance on the grid,
+ *    historyFirstBack − u steps (not their count: a split's served history has holes), extrapolated k + u
+ *    steps from y_o's step; in log levels when y_1 > 0 and y_o > 0 (docs/decisions/0009). When y_1 is not
+ *    given (NaN), the tail is taken as the whole history (y_1 = tail[0], its own back).
  *  - seasonal_naive: ŷ_{o+k} = the tail value at grid step o+k−m⌈k/m⌉ (back b = m⌈k/m⌉ − k), m =
  *    SEASON_LENGTH; when that step is not in the tail (not public at the origin), the most recent tail
  *    value of the same season (back b + m, b + 2m, …); when there is none, y_o. m = 1: the random walk.
- * Drift falls back to the random walk when n < 2. Without `tailBack` (hand-made panels) the tail is taken
- * as consecutive grid steps ending at the origin's own step (u = 0). `asof baselines` computes the same
- * paths through the split's historyAt guard (packages/split driftForecaster, seasonalNaiveForecaster);
- * packages/cli/src/baselines-command.test.ts checks they agree.
+ * Drift is the random walk when y_1 and y_o are on the same step. Without `tailBack` (hand-made panels)
+ * the tail is taken as consecutive grid steps ending at the origin's own step (u = 0). `asof baselines`
+ * computes the same paths through the split's historyAt guard (packages/split driftForecaster,
+ * seasonalNaiveForecaster); packages/cli/src/baselines-command.test.ts checks they agree.
  */
 export function baselinePath(
   kind: PointBaselineModel,
@@ -52,26 +51,18 @@ export function baselinePath(
   out: Float64Array,
   offset: number,
   historyFirst = Number.NaN,
-  historyLength = Number.NaN,
+  historyFirstBack = Number.NaN,
   tailBack: ArrayLike<number> | null = null,
 ): void {
   const L = tail?.length ?? 0;
   const backOf = (r: number) => (tailBack ? tailBack[r] : L - 1 - r);
   if (kind === 'drift') {
-    const whole = Number.isFinite(historyFirst) && historyLength >= 1;
-    const n = whole ? historyLength : L;
-    if (n >= 2) {
-      const first = whole ? historyFirst : tail![0];
-      const u = L > 0 ? backOf(L - 1) : 0;
-      if (first > 0 && lastValue > 0) {
-        const g = Math.log(lastValue / first) / (n - 1);
-        for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue * Math.exp((k + u) * g);
-      } else {
-        const d = (lastValue - first) / (n - 1);
-        for (let k = 1; k <= horizon; k++) out[offset + k - 1] = lastValue + (k + u) * d;
-      }
-      return;
-    }
+    const u = L > 0 ? backOf(L - 1) : 0;
+    const whole = Number.isFinite(historyFirst) && Number.isFinite(historyFirstBack);
+    const first = whole ? historyFirst : L > 0 ? tail![0] : lastValue;
+    const span = whole ? historyFirstBack - u : L > 0 ? backOf(0) - u : 0;
+    driftPath(first, lastValue, span, u, horizon, out, offset);
+    return;
   }
   if (kind === 'seasonal_naive' && seasonLength > 1 && L > 0) {
     seasonalNaivePath(tail!, backOf, lastValue, horizon, seasonLength, out, offset);
@@ -188,7 +179,7 @@ export function makeBaselineForecasts(
         path,
         0,
         o.history_first,
-        o.history_length,
+        o.history_first_back,
         o.history_tail_back ?? null,
       );
       for (let k = 0; k < o.horizon; k++)
@@ -238,7 +229,7 @@ export function makePanelBaselines(
         point,
         panel.targetOffset[o],
         panel.historyFirst[o],
-        panel.historyLength[o],
+        panel.historyFirstBack[o],
         panel.historyTailBack[o],
       );
     }

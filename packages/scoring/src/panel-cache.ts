@@ -4,7 +4,8 @@ import { type EvaluationPanel, originKeyOf } from './build-evaluation-panel.ts';
 import type { ScoringWindow, TaskRow } from './score-types.ts';
 
 /** Bumped when the encoding below changes. */
-const FORMAT = 1;
+// 2: the drift's first-observation steps and the random walk's volatility history (issue 51).
+const FORMAT = 2;
 
 /**
  * The key of a split's panel as the scorer reads it (readSplitTables, buildEvaluationPanel): the split's
@@ -31,6 +32,9 @@ interface PanelHeader {
   /** Each origin's history tail length, −1 for none; the same for the tails' grid steps back. */
   tails: number[];
   backs: number[];
+  /** The same for the history before the tail (the volatility window) and its grid steps back. */
+  befores: number[];
+  beforeBacks: number[];
   points: number;
   tasks: TaskRow[] | null;
 }
@@ -52,6 +56,8 @@ export function encodeSplitPanel(panel: EvaluationPanel, tasks: readonly TaskRow
     originWindow: panel.originWindow ? panel.originWindow.map((x) => x ?? null) : null,
     tails: panel.historyTail.map((t) => (t ? t.length : -1)),
     backs: panel.historyTailBack.map((t) => (t ? t.length : -1)),
+    befores: panel.historyBefore.map((t) => (t ? t.length : -1)),
+    beforeBacks: panel.historyBeforeBack.map((t) => (t ? t.length : -1)),
     points: panel.actual.length,
     tasks: tasks ? [...tasks] : null,
   };
@@ -61,15 +67,18 @@ export function encodeSplitPanel(panel: EvaluationPanel, tasks: readonly TaskRow
     panel.originIndex,
     panel.lastValue,
     panel.historyFirst,
-    panel.historyLength,
+    panel.historyFirstBack,
     panel.targetOffset,
     panel.actual,
   ];
   for (let o = 0; o < n; o++) {
-    const t = panel.historyTail[o];
-    const b = panel.historyTailBack[o];
-    if (t) parts.push(t);
-    if (b) parts.push(b);
+    for (const a of [
+      panel.historyTail[o],
+      panel.historyTailBack[o],
+      panel.historyBefore[o],
+      panel.historyBeforeBack[o],
+    ])
+      if (a) parts.push(a);
   }
   parts.push(panel.originSeries, panel.horizon, panel.seriesOriginStart);
   const start = Math.ceil((4 + text.length) / 8) * 8;
@@ -114,14 +123,19 @@ export function decodeSplitPanel(
   const originIndex = f64(n);
   const lastValue = f64(n);
   const historyFirst = f64(n);
-  const historyLength = f64(n);
+  const historyFirstBack = f64(n);
   const targetOffset = f64(n + 1);
   const actual = f64(h.points);
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
+  const historyBefore: (Float64Array | null)[] = new Array(n);
+  const historyBeforeBack: (Float64Array | null)[] = new Array(n);
+  const column = (k: number) => (k < 0 ? null : f64(k));
   for (let o = 0; o < n; o++) {
-    historyTail[o] = h.tails[o] < 0 ? null : f64(h.tails[o]);
-    historyTailBack[o] = h.backs[o] < 0 ? null : f64(h.backs[o]);
+    historyTail[o] = column(h.tails[o]);
+    historyTailBack[o] = column(h.backs[o]);
+    historyBefore[o] = column(h.befores[o]);
+    historyBeforeBack[o] = column(h.beforeBacks[o]);
   }
   const i32 = (k: number) => take((c) => new Int32Array(c), k);
   const originSeries = i32(n);
@@ -145,7 +159,9 @@ export function decodeSplitPanel(
     historyTail,
     historyTailBack,
     historyFirst,
-    historyLength,
+    historyFirstBack,
+    historyBefore,
+    historyBeforeBack,
     targetOffset,
     actual,
     originKey,

@@ -3,7 +3,7 @@ import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
 import { gaussian, makeRandomWalkPanel, mulberry32 } from './make-random-walk-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';
-import { randomWalkSigma } from './random-walk-sigma.ts';
+import { RANDOM_WALK_SIGMA_RETURNS, randomWalkSigma, randomWalkSigmaReturns } from './random-walk-sigma.ts';
 import { scorePanel } from './score-panel.ts';
 import type { ForecastRow } from './score-types.ts';
 import { tycheonFrame } from './tycheon-scores.ts';
@@ -147,22 +147,65 @@ describe("randomWalkSigma: σ̂'s window, stated once", () => {
     const m = xs.reduce((s, x) => s + x, 0) / xs.length;
     return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
   };
+  const sigmaOf = (tail: number[], back: number[] | null, h: number, max?: number) =>
+    randomWalkSigma({ tail, back }, h, ret, max).sigma;
 
   it('is the std of one-step returns over the window times √h, h = H + u for a lagged series', () => {
     const tail = [100, 110, 99, 100];
     const s = std([ret(100, 110), ret(110, 99), ret(99, 100)]);
-    expect(randomWalkSigma(tail, null, 2, ret)).toBeCloseTo(s * Math.SQRT2, 14);
+    expect(sigmaOf(tail, null, 2)).toBeCloseTo(s * Math.SQRT2, 14);
     // y_o is the value of step o − 1 (released a step late): the horizon end is H + 1 steps from it.
-    expect(randomWalkSigma(tail, [4, 3, 2, 1], 2, ret)).toBeCloseTo(s * Math.sqrt(3), 14);
+    expect(sigmaOf(tail, [4, 3, 2, 1], 2)).toBeCloseTo(s * Math.sqrt(3), 14);
+    expect(randomWalkSigma({ tail, back: null }, 2, ret).returns).toBe(3);
   });
 
   it('takes no return across a gap in the grid, and needs two returns', () => {
     // Steps back 5, 4, 2, 1, 0: the gap at 3 leaves the returns 5→4, 2→1, 1→0.
     const tail = [100, 110, 99, 100, 102];
     const s = std([ret(100, 110), ret(99, 100), ret(100, 102)]);
-    expect(randomWalkSigma(tail, [5, 4, 2, 1, 0], 1, ret)).toBeCloseTo(s, 14);
-    expect(randomWalkSigma([100, 101], null, 1, ret)).toBeNaN();
-    expect(randomWalkSigma([100, 101, 100], [3, 1, 0], 1, ret)).toBeNaN();
-    expect(randomWalkSigma([5, 5, 5], null, 1, ret)).toBeNaN();
+    expect(sigmaOf(tail, [5, 4, 2, 1, 0], 1)).toBeCloseTo(s, 14);
+    expect(sigmaOf([100, 101], null, 1)).toBeNaN();
+    expect(sigmaOf([100, 101, 100], [3, 1, 0], 1)).toBeNaN();
+    expect(sigmaOf([5, 5, 5], null, 1)).toBeNaN();
+  });
+
+  it('takes the last `maxReturns` returns, reaching back before the tail into the served history', () => {
+    // A quarterly series: the tail is the split's 4-step lookback (3 returns); 6 values before it, with a
+    // hole between back 9 and back 7 (step back 8 not served): returns 12→11, 11→10, 10→9, 7→6, 6→5
+    // (junction to the tail's first value), then the tail's 3.
+    const before = [100, 104, 101, 107, 103, 108];
+    const beforeBack = [12, 11, 10, 9, 7, 6];
+    const tail = [105, 111, 109, 112];
+    const back = [5, 4, 3, 2];
+    const all = [
+      ret(100, 104),
+      ret(104, 101),
+      ret(101, 107),
+      ret(103, 108),
+      ret(108, 105),
+      ret(105, 111),
+      ret(111, 109),
+      ret(109, 112),
+    ];
+    const full = randomWalkSigma({ tail, back, before, beforeBack }, 4, ret);
+    expect(full.returns).toBe(8);
+    // h = H + u = 4 + 2.
+    expect(full.sigma).toBeCloseTo(std(all) * Math.sqrt(6), 14);
+    // A window of 5 returns: the most recent five, across the hole.
+    const five = randomWalkSigma({ tail, back, before, beforeBack }, 4, ret, 5);
+    expect(five.returns).toBe(5);
+    expect(five.sigma).toBeCloseTo(std(all.slice(-5)) * Math.sqrt(6), 14);
+    // Without the served history the tail alone gives its 3.
+    expect(randomWalkSigma({ tail, back }, 4, ret, 20).returns).toBe(3);
+    // `before` without its steps cannot be placed, so it is not read.
+    expect(randomWalkSigma({ tail, back, before }, 4, ret, 20).returns).toBe(3);
+  });
+
+  it('has a window of at least 20 returns at every frequency', () => {
+    for (const f of ['BD', 'D', 'W', 'M', 'Q', 'A']) {
+      expect(randomWalkSigmaReturns(f)).toBeGreaterThanOrEqual(20);
+      expect(RANDOM_WALK_SIGMA_RETURNS[f]).toBe(randomWalkSigmaReturns(f));
+    }
+    expect(randomWalkSigmaReturns(undefined)).toBe(Number.POSITIVE_INFINITY);
   });
 });

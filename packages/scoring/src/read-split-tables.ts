@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
 import { type CompactInputs, compactInputTails, compactTargets } from './expand-compact-split.ts';
+import { RANDOM_WALK_SIGMA_RETURNS } from './random-walk-sigma.ts';
 import { readParquetColumns } from './read-parquet-columns.ts';
 import { type OriginRow, SCORING_WINDOWS, type ScoringWindow, type TaskRow } from './score-types.ts';
-import { type HistoryColumns, wholeHistoryAt } from './whole-history-at.ts';
+import { type HistoryColumns, type WholeHistoryQuery, wholeHistoryAt } from './whole-history-at.ts';
 
 export interface SplitData {
   /** Null when the split has no tasks table (they then come from the parent universe's tasks). */
@@ -99,11 +100,15 @@ function nullableText(v: unknown): string | null {
 }
 
 /**
- * Grid steps (the split's step_index, series_grid.sql) of the input timestamps of each series, read from the
- * inputs' step_index column (every row of a timestamp carries the same step).
+ * Grid steps (the split's step_index, series_grid.sql) of the served timestamps of each series: the inputs'
+ * step_index column (every row of a timestamp carries the same step), and the training snapshot's, which
+ * carries none: train/series.parquet gives the steps of its first and last timestamps (first_step_index,
+ * last_step_index), and when they are as far apart as the snapshot has rows (no hole on the grid) every
+ * row's step is the first's plus its rank. Otherwise only those two are placed.
  */
 class SeriesGridSteps {
   private readonly steps = new Map<string, Map<number, number>>();
+  private readonly train = new Map<string, { ts: Float64Array; first: number; consecutive: boolean }>();
   /** False when some input row has no step_index (a split written before inputs carried it). */
   complete = true;
 
@@ -120,8 +125,31 @@ class SeriesGridSteps {
     m.set(tsMs, num(step));
   }
 
-  stepOf(seriesId: string, tsMs: number): number | undefined {
-    return this.steps.get(seriesId)?.get(tsMs);
+  /** The training snapshot's timestamps of a series (sorted, distinct) and its steps' ends. */
+  placeTrain(seriesId: string, ts: Float64Array, firstStep: number, lastStep: number): void {
+    if (ts.length === 0 || !Number.isFinite(firstStep) || !Number.isFinite(lastStep)) return;
+    const consecutive = lastStep - firstStep + 1 === ts.length;
+    this.train.set(seriesId, { ts, first: firstStep, consecutive });
+    if (!consecutive) {
+      this.add(seriesId, ts[0], firstStep);
+      this.add(seriesId, ts[ts.length - 1], lastStep);
+    }
+  }
+
+  /** The grid step of a served timestamp, NaN when the split does not give it. */
+  stepOf(seriesId: string, tsMs: number): number {
+    const known = this.steps.get(seriesId)?.get(tsMs);
+    if (known !== undefined) return known;
+    const t = this.train.get(seriesId);
+    if (!t?.consecutive) return Number.NaN;
+    let lo = 0;
+    let hi = t.ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (t.ts[mid] < tsMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < t.ts.length && t.ts[lo] === tsMs ? t.first + lo : Number.NaN;
   }
 }
 
@@ -141,12 +169,12 @@ function tailStepsBack(
 ): number[] | undefined {
   const where = `${seriesId} @ ${new Date(originMs).toISOString()}`;
   if (grid.complete && originIndex !== null) {
-    const back = ts.map((t) => originIndex - (grid.stepOf(seriesId, t) ?? Number.NaN));
+    const back = ts.map((t) => originIndex - grid.stepOf(seriesId, t));
     const bad = back.findIndex((b) => !(b >= 0));
     if (bad < 0) return back;
     throw new InputError(
       'SPLIT_BAD_STEP_INDEX',
-      `split origins row ${row + 1}: ${where} (origin_index ${originIndex}) has an input at ${new Date(ts[bad]).toISOString()} with grid step ${grid.stepOf(seriesId, ts[bad]) ?? 'none'}, not on the grid at or before the origin's step; the split's origins and inputs disagree — remake the split`,
+      `split origins row ${row + 1}: ${where} (origin_index ${originIndex}) has an input at ${new Date(ts[bad]).toISOString()} with grid step ${grid.stepOf(seriesId, ts[bad])}, not on the grid at or before the origin's step; the split's origins and inputs disagree — remake the split`,
       { context: { row: row + 1, value: where } },
     );
   }
@@ -195,17 +223,175 @@ export async function readTasksTable(
 }
 
 /**
+ * Everything the split serves of each series with an origin, as observation rows: the training snapshot,
+ * every origin's inputs (of the compact layout, the rows some origin is served, as the per-origin layout
+ * carries them) and the split's withdrawals (value NaN: the served rows carry no NULLs, so without them a
+ * value the inputs already leave out would still count at later origins). The training snapshot is placed
+ * on the grid here (SeriesGridSteps.placeTrain, from train_series' first_step_index and last_step_index).
+ */
+async function servedHistory(
+  manifest: Manifest,
+  dir: TableFiles,
+  origins: readonly OriginRow[],
+  inputs: Record<string, unknown[]> | null,
+  compactRows: CompactInputs | null,
+  servedCompact: Uint8Array | null,
+  grid: SeriesGridSteps,
+): Promise<Map<string, HistoryColumns>> {
+  const withdrawals = await readTable(
+    manifest,
+    dir,
+    'withdrawals',
+    ['series_id', 'timestamp', 'available_at'],
+    false,
+  );
+  const train = await readTable(
+    manifest,
+    dir,
+    'train_observations',
+    ['series_id', 'timestamp', 'available_at', 'value'],
+    false,
+  );
+  const trainSeries = await readTable(
+    manifest,
+    dir,
+    'train_series',
+    ['series_id', 'first_step_index', 'last_step_index'],
+    false,
+  );
+  const wanted = new Set(origins.map((r) => r.series_id));
+  const served = new Map<string, HistoryColumns>();
+  const add = (sid: string, ts: number, av: number, value: number) => {
+    let h = served.get(sid);
+    if (!h) {
+      h = { ts: [], av: [], value: [] };
+      served.set(sid, h);
+    }
+    h.ts.push(ts);
+    h.av.push(av);
+    h.value.push(value);
+  };
+  const trainTs = new Map<string, number[]>();
+  if (train) {
+    for (let i = 0; i < train.series_id.length; i++) {
+      const sid = String(train.series_id[i]);
+      if (!wanted.has(sid)) continue;
+      const ts = instantMs(train.timestamp[i]);
+      add(sid, ts, instantMs(train.available_at[i]), num(train.value[i]));
+      let list = trainTs.get(sid);
+      if (!list) {
+        list = [];
+        trainTs.set(sid, list);
+      }
+      list.push(ts);
+    }
+  }
+  if (inputs) {
+    for (let i = 0; i < inputs.series_id.length; i++) {
+      const sid = String(inputs.series_id[i]);
+      if (wanted.has(sid))
+        add(sid, instantMs(inputs.timestamp[i]), instantMs(inputs.available_at[i]), num(inputs.value[i]));
+    }
+  }
+  if (compactRows && servedCompact) {
+    for (let i = 0; i < compactRows.series_id.length; i++) {
+      const sid = compactRows.series_id[i];
+      if (servedCompact[i] && wanted.has(sid))
+        add(sid, compactRows.ts[i], compactRows.av[i], compactRows.value[i]);
+    }
+  }
+  if (withdrawals) {
+    for (let i = 0; i < withdrawals.series_id.length; i++) {
+      const sid = String(withdrawals.series_id[i]);
+      if (wanted.has(sid))
+        add(sid, instantMs(withdrawals.timestamp[i]), instantMs(withdrawals.available_at[i]), Number.NaN);
+    }
+  }
+  if (trainSeries) {
+    for (let i = 0; i < trainSeries.series_id.length; i++) {
+      const sid = String(trainSeries.series_id[i]);
+      const ts = trainTs.get(sid);
+      if (!ts) continue;
+      // The snapshot holds one row per timestamp (train_observations.sql's grain).
+      grid.placeTrain(
+        sid,
+        Float64Array.from(ts).sort(),
+        nullableNum(trainSeries.first_step_index[i]) ?? Number.NaN,
+        nullableNum(trainSeries.last_step_index[i]) ?? Number.NaN,
+      );
+    }
+  }
+  return served;
+}
+
+/**
+ * history_first/_first_back (drift's y_1 and its grid position) and history_before/_before_back (the served
+ * history before the tail that the random walk's volatility window reaches: RANDOM_WALK_SIGMA_RETURNS of
+ * the origin's frequency, less the returns its tail holds) of every origin placed on the grid (origin_index
+ * and history_tail_back known), from the whole history served as of it (wholeHistoryAt).
+ */
+function attachWholeHistory(
+  origins: OriginRow[],
+  at: { originMs: readonly number[]; tailStart: Float64Array; frequency: readonly unknown[] },
+  served: Map<string, HistoryColumns>,
+  grid: SeriesGridSteps,
+): void {
+  const bySeries = new Map<string, number[]>();
+  origins.forEach((r, i) => {
+    if (r.origin_index === undefined || !r.history_tail_back?.length) return;
+    let list = bySeries.get(r.series_id);
+    if (!list) {
+      list = [];
+      bySeries.set(r.series_id, list);
+    }
+    list.push(i);
+  });
+  for (const [sid, idx] of bySeries) {
+    const rows = served.get(sid);
+    if (!rows) continue;
+    const queries: WholeHistoryQuery[] = idx.map((i) => {
+      const back = origins[i].history_tail_back!;
+      let tailReturns = 0;
+      for (let k = 1; k < back.length; k++) if (back[k - 1] - back[k] === 1) tailReturns++;
+      const window = RANDOM_WALK_SIGMA_RETURNS[nullableText(at.frequency[i]) ?? ''] ?? 0;
+      return {
+        origin: at.originMs[i],
+        tailStart: at.tailStart[i],
+        tailStartStep: origins[i].origin_index! - back[0],
+        returns: window - tailReturns,
+      };
+    });
+    const found = wholeHistoryAt(rows, (ts) => grid.stepOf(sid, ts), queries);
+    idx.forEach((i, k) => {
+      const row = origins[i];
+      const f = found[k];
+      const originIndex = row.origin_index!;
+      if (Number.isFinite(f.firstStep)) {
+        row.history_first = f.first;
+        row.history_first_back = originIndex - f.firstStep;
+      }
+      if (f.before.length) {
+        row.history_before = f.before;
+        row.history_before_back = f.beforeSteps.map((step) => originIndex - step);
+      }
+    });
+  }
+}
+
+/**
  * Default SplitLoader for `asof split` output, either layout: `origins` (series_id, origin, horizon_steps or
- * horizon, origin_index, lookback_start, and origin_label and window when the split carries them), `inputs` (series_id, origin, timestamp, value, step_index: the
- * as-of history at each origin, whose last value is y_o and whose last MAX_HISTORY_TAIL values become
- * history_tail, with history_tail_back = origin_index − step_index, so the baselines count the grid from
- * the origin's own step even when it is not public yet),
+ * horizon, origin_index, lookback_start, frequency, and origin_label and window when the split carries them),
+ * `inputs` (series_id, origin, timestamp, value, step_index: the as-of history at each origin, whose last value is
+ * y_o and whose last MAX_HISTORY_TAIL values become history_tail, with history_tail_back = origin_index −
+ * step_index, so the baselines count the grid from the origin's own step even when it is not public yet),
  * `targets` (series_id, origin, step, value) and, when the split carries one, `tasks`. The compact layout's
  * `input_rows` and `target_rows` are expanded to the same per-origin view (expand-compact-split.ts). An
- * origin without inputs is an error: the baselines need y_o. The whole history known at each origin
- * (history_first, history_length, for the drift baseline) is the as-of view at the origin of everything
- * the split serves: `train_observations`, every origin's inputs and the split's `withdrawals` (rows with
- * available_at <= the origin only, so no look-ahead).
+ * origin without inputs is an error: the baselines need y_o. The whole history served as of each origin
+ * (history_first and history_first_back for the drift baseline; history_before and history_before_back for
+ * the random walk's volatility window) is the as-of view at the origin of everything the split serves:
+ * `train_observations`, every origin's inputs and the split's `withdrawals` (rows with available_at <= the
+ * origin only, so no look-ahead), placed on the grid by step (SeriesGridSteps, with `train_series`'
+ * first_step_index and last_step_index for the training snapshot).
  */
 export const readSplitTables: SplitLoader = async (manifest, dir) => {
   const o = (await readTable(
@@ -222,6 +408,7 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
       'last_value',
       'lookback_start',
       'window',
+      'frequency',
     ],
     true,
   ))!;
@@ -244,20 +431,6 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         true,
       )
     : null;
-  const withdrawals = await readTable(
-    manifest,
-    dir,
-    'withdrawals',
-    ['series_id', 'timestamp', 'available_at'],
-    false,
-  );
-  const train = await readTable(
-    manifest,
-    dir,
-    'train_observations',
-    ['series_id', 'timestamp', 'available_at', 'value'],
-    false,
-  );
   const history = new Map<string, { ts: number[]; values: number[] }>();
   const grid = new SeriesGridSteps();
   if (inputs) {
@@ -304,74 +477,9 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     });
     servedCompact = compactServed;
   }
-  const wanted = new Set(o.series_id.map(String));
-  const served = new Map<string, HistoryColumns>();
-  const addServedMs = (sid: string, ts: number, av: number, value: number) => {
-    if (!wanted.has(sid)) return;
-    let h = served.get(sid);
-    if (!h) {
-      h = { ts: [], av: [], value: [] };
-      served.set(sid, h);
-    }
-    h.ts.push(ts);
-    h.av.push(av);
-    h.value.push(value);
-  };
-  const addServed = (sid: string, ts: unknown, av: unknown, value: unknown) =>
-    addServedMs(sid, instantMs(ts), instantMs(av), num(value));
-  const hasAvailability =
-    compactRows !== null || (inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false);
-  // Without availability instants on the inputs the view at each origin cannot be rebuilt: drift then
-  // takes the history tail as the whole history.
-  if (train && hasAvailability) {
-    for (let i = 0; i < train.series_id.length; i++)
-      addServed(String(train.series_id[i]), train.timestamp[i], train.available_at[i], train.value[i]);
-  }
-  if (inputs && hasAvailability) {
-    for (let i = 0; i < inputs.series_id.length; i++)
-      addServed(String(inputs.series_id[i]), inputs.timestamp[i], inputs.available_at[i], inputs.value[i]);
-  }
-  if (compactRows && servedCompact) {
-    // Only rows some origin is served, as the per-origin layout carries them.
-    for (let i = 0; i < compactRows.series_id.length; i++) {
-      if (servedCompact[i])
-        addServedMs(compactRows.series_id[i], compactRows.ts[i], compactRows.av[i], compactRows.value[i]);
-    }
-  }
-  // The split's withdrawals (value NaN here): the served rows carry no NULLs, so without them a value the
-  // inputs already leave out would still count in the whole history at later origins.
-  if (withdrawals && hasAvailability) {
-    for (let i = 0; i < withdrawals.series_id.length; i++)
-      addServed(
-        String(withdrawals.series_id[i]),
-        withdrawals.timestamp[i],
-        withdrawals.available_at[i],
-        null,
-      );
-  }
-  const originsOf = new Map<string, number[]>();
-  for (let i = 0; i < o.series_id.length; i++) {
-    const sid = String(o.series_id[i]);
-    let list = originsOf.get(sid);
-    if (!list) {
-      list = [];
-      originsOf.set(sid, list);
-    }
-    list.push(i);
-  }
-  const wholeFirst = new Float64Array(o.series_id.length).fill(Number.NaN);
-  const wholeLength = new Float64Array(o.series_id.length).fill(Number.NaN);
-  for (const [sid, rows] of served) {
-    const idx = originsOf.get(sid)!;
-    const found = wholeHistoryAt(
-      rows,
-      idx.map((i) => instantMs(o.origin[i])),
-    );
-    idx.forEach((i, k) => {
-      wholeFirst[i] = found[k].first;
-      wholeLength[i] = found[k].length;
-    });
-  }
+  const originMs = o.origin.map(instantMs);
+  /** Each origin's first tail timestamp (epoch ms): the whole history's part before it is σ̂'s extension. */
+  const tailStart = new Float64Array(o.series_id.length).fill(Number.NaN);
   const origins: OriginRow[] = o.series_id.map((sid, i) => {
     const series_id = String(sid);
     const origin = instantText(o.origin[i]);
@@ -385,11 +493,12 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
         .sort((a, b) => h.ts[a] - h.ts[b])
         .slice(-MAX_HISTORY_TAIL);
       tail = order.map((k) => h.values[k]);
+      if (order.length) tailStart[i] = h.ts[order[0]];
       tailBack = tailStepsBack(
         grid,
         series_id,
         order.map((k) => h.ts[k]),
-        instantMs(o.origin[i]),
+        originMs[i],
         nullableNum(o.origin_index[i]),
         i,
       );
@@ -407,16 +516,20 @@ export const readSplitTables: SplitLoader = async (manifest, dir) => {
     const label = nullableText(o.origin_label[i]);
     if (label !== null) row.origin_label = label;
     if (tailBack) row.history_tail_back = tailBack;
-    if (Number.isFinite(wholeFirst[i]) && wholeLength[i] >= (tail?.length ?? 1)) {
-      row.history_first = wholeFirst[i];
-      row.history_length = wholeLength[i];
-    }
     const idx = nullableNum(o.origin_index[i]);
     if (idx !== null) row.origin_index = idx;
     const window = windowOf(o.window[i], i);
     if (window) row.window = window;
     return row;
   });
+  const hasAvailability =
+    compactRows !== null || (inputs?.available_at.some((v) => v !== undefined && v !== null) ?? false);
+  // Without availability instants on the inputs the view at each origin cannot be rebuilt: drift then
+  // takes the history tail as the whole history, and σ̂ the tail alone.
+  if (hasAvailability) {
+    const served = await servedHistory(manifest, dir, origins, inputs, compactRows, servedCompact, grid);
+    attachWholeHistory(origins, { originMs, tailStart, frequency: o.frequency }, served, grid);
+  }
   let tasks: TaskRow[] | null = null;
   if (outputsOf(manifest, 'tasks').length) tasks = await readTasksTable(manifest, dir);
   if (outputsOf(manifest, 'target_rows').length) {

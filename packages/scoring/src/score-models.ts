@@ -17,12 +17,13 @@ export function scoreModels(
   scope: ScoringScope,
   models: readonly ModelForecasts[],
 ): { values: MetricValue[]; verdicts: ScoringResults['verdicts']; pooled: PooledValue[] } {
-  const { panel, unitInfo, config, overlap, step } = scope;
+  const { panel, unitInfo, config, overlap, step, seriesUnit } = scope;
   const cells = new MetricCells(models);
   step('baselines ready');
   scoreFinversePanel(scope, models, cells);
   // Tycheon: horizon-end log returns (scaled change for series that reach ≤ 0); FinTSB: simple returns.
-  const frame = tycheonFrame(panel);
+  // The series' frequency sets the random walk's volatility window (RANDOM_WALK_SIGMA_RETURNS).
+  const frame = tycheonFrame(panel, (s) => unitInfo.get(seriesUnit[s] ?? '')?.frequency);
   const losses = new Map<string, TycheonLosses>();
   for (const m of models) losses.set(m.model, tycheonLosses(panel, m, frame));
   const pooled = scoreTycheonPanel(scope, models, cells, frame, losses);

@@ -46,12 +46,21 @@ export interface OriginRow {
    */
   history_tail_back?: number[];
   /**
-   * The whole history known at the origin (the as-of view at the origin, timestamps <= origin): its first
-   * value y_1 and its number of observations n. The drift baseline's slope is ln(y_o/y_1)/(n − 1) when
-   * both are positive, else (y_o − y_1)/(n − 1) (Hyndman's rwf drift, docs/decisions/0009). Optional: without them the history tail is taken as the whole history.
+   * The whole history served as of the origin (the as-of view at the origin of everything the split
+   * serves): y_1, its first value whose grid step the split gives, and that step's distance back from the
+   * origin's own step (origin_index − y_1's step). The drift baseline's slope is ln(y_o/y_1)/(steps from y_1
+   * to y_o) when both are positive, else (y_o − y_1)/(steps) (Hyndman's rwf drift on the grid, driftPath,
+   * docs/decisions/0009). Optional: without them the history tail is taken as the whole history.
    */
   history_first?: number;
-  history_length?: number;
+  history_first_back?: number;
+  /**
+   * Values of that history before the tail, oldest first, and their grid steps back from the origin's own
+   * step: as many as the random walk's volatility window needs beyond the tail (randomWalkSigma; the split's
+   * lookback is 4 steps for a quarterly series). Optional: without them σ̂ comes from the tail alone.
+   */
+  history_before?: number[];
+  history_before_back?: number[];
   /** Position of the origin on the series' step grid (the split's origin_index); used to check spacing. */
   origin_index?: number;
   /**

@@ -26,7 +26,7 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
   const horizon = new Int32Array(n);
   const lastValue = new Float64Array(n);
   const historyFirst = new Float64Array(n);
-  const historyLength = new Float64Array(n);
+  const historyFirstBack = new Float64Array(n);
   const targetOffset = new Float64Array(n + 1);
   const seriesOriginStart = new Int32Array(nSeries + 1);
   const originIso: string[] = new Array(n);
@@ -34,6 +34,8 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
   const originWindow = full.originWindow ? new Array<(typeof full.originWindow)[number]>(n) : undefined;
   const historyTail: (Float64Array | null)[] = new Array(n);
   const historyTailBack: (Float64Array | null)[] = new Array(n);
+  const historyBefore: (Float64Array | null)[] = new Array(n);
+  const historyBeforeBack: (Float64Array | null)[] = new Array(n);
   const originKey = new Map<string, number>();
   for (let j = 0; j < n; j++) {
     const o = picked[j];
@@ -44,7 +46,9 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     horizon[j] = full.horizon[o];
     lastValue[j] = full.lastValue[o];
     historyFirst[j] = full.historyFirst[o];
-    historyLength[j] = full.historyLength[o];
+    historyFirstBack[j] = full.historyFirstBack[o];
+    historyBefore[j] = full.historyBefore[o];
+    historyBeforeBack[j] = full.historyBeforeBack[o];
     originIso[j] = full.originIso[o];
     if (originLabel) originLabel[j] = full.originLabel?.[o];
     if (originWindow) originWindow[j] = full.originWindow?.[o];
@@ -76,7 +80,9 @@ export function selectPanelOrigins(full: EvaluationPanel, keep: Uint8Array): Pan
     historyTail,
     historyTailBack,
     historyFirst,
-    historyLength,
+    historyFirstBack,
+    historyBefore,
+    historyBeforeBack,
     targetOffset,
     actual,
     originKey,

@@ -156,3 +156,62 @@ describe('the cost-aware diagnostic per model (issue 18.6)', () => {
     expect(turnover).toBeGreaterThan(0);
   });
 });
+
+describe('a no-change forecast computed with rounding noise (issue 51, audit scoring-2026-12 mismatch 1)', () => {
+  /** x moved by `ulps` units in the last place (x > 0). */
+  const nudge = (x: number, ulps: number) => {
+    const f = new Float64Array([x]);
+    new BigInt64Array(f.buffer)[0] += BigInt(ulps);
+    return f[0];
+  };
+  // y_o at every step, each origin's value an ulp or two off it, as exp(ln y_o) lands.
+  const noisy: ForecastRow[] = [];
+  for (let o = 0; o < panel.horizon.length; o++) {
+    const y0 = panel.lastValue[o];
+    for (let k = 1; k <= panel.horizon[o]; k++) {
+      noisy.push({
+        model: 'noisy_walk',
+        series_id: panel.seriesIds[panel.originSeries[o]],
+        origin: panel.originIso[o],
+        step: k,
+        value: nudge(y0, (o % 5) - 2),
+      });
+    }
+  }
+  const scored = scorePanel({
+    tasks: data.tasks,
+    panel,
+    models: alignForecasts(panel, forecastRowsToTable(noisy)),
+    options: { baselines: [] },
+  });
+  const at = (metric: string, unit: string) =>
+    scored.values.find((v) => v.model === 'noisy_walk' && v.metric === metric && v.unit === unit)!;
+
+  it('is no change: IC, RankIC and directional accuracy n/a, no position in the cost diagnostic', () => {
+    for (const unit of units) {
+      for (const metric of ['tycheon.ic', 'tycheon.rank_ic', 'tycheon.directional_accuracy'])
+        expect(at(metric, unit).value, `${metric} ${unit}`).toBeNull();
+      expect(at('tycheon.cost_turnover', unit).value).toBe(0);
+      // Its errors are the random walk's.
+      expect(at('tycheon.mase', unit).value).toBe(1);
+    }
+    for (const metric of ['tycheon.ic', 'tycheon.rank_ic'])
+      expect(scored.pooled.find((p) => p.model === 'noisy_walk' && p.metric === metric)!.value).toBeNull();
+  });
+
+  it('would correlate its noise without the no-change tolerance', () => {
+    // The raw forecast returns are ±1e-16-sized and not constant by the spread rule relative to their size.
+    const a = frame.seriesStart[0];
+    const b = frame.seriesStart[1];
+    const f: number[] = [];
+    const r: number[] = [];
+    for (let i = a; i < b; i++) {
+      const o = frame.origins[i];
+      f.push(Math.log(nudge(panel.lastValue[o], (o % 5) - 2) / panel.lastValue[o]));
+      r.push(frame.realized[i]);
+    }
+    expect(Math.max(...f.map(Math.abs))).toBeGreaterThan(0);
+    expect(Math.max(...f.map(Math.abs))).toBeLessThan(1e-15);
+    expect(Number.isFinite(pearsonCorrelation(f, r))).toBe(true);
+  });
+});

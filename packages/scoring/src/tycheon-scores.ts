@@ -3,9 +3,10 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';
 import { crpsQuantiles } from './metrics/crps-quantiles.ts';
 import { crpsSamples } from './metrics/crps-samples.ts';
+import { noChangeReturn } from './metrics/float-tolerance.ts';
 import { normalQuantile } from './normal-quantile.ts';
 import { positiveSeries } from './positive-series.ts';
-import { randomWalkSigma } from './random-walk-sigma.ts';
+import { randomWalkSigma, randomWalkSigmaReturns } from './random-walk-sigma.ts';
 import { RANDOM_WALK } from './score-types.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface TycheonFrame {
    * point mass at 0.
    */
   rwSigma: Float64Array;
+  /** The one-step returns σ̂ was estimated from at each row (the window's count, per origin). */
+  rwSigmaReturns: Int32Array;
   /** Σ_{k=1..H} (one-step return)², Tycheon's realised-variance proxy; NaN when a step is unknown. */
   realizedVariance: Float64Array;
 }
@@ -66,7 +69,15 @@ export function tycheonReturn(frame: TycheonFrame, i: number, y0: number, y: num
   return frame.logSpace[i] ? Math.log(y / y0) : (y - y0) / frame.scale[i];
 }
 
-export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
+/**
+ * The frame of a panel. `frequencyOf(s)` gives series s's frequency, which sets the random walk's
+ * volatility window (RANDOM_WALK_SIGMA_RETURNS); without it (or for an unknown frequency) σ̂ takes every
+ * one-step return the panel holds for the origin.
+ */
+export function tycheonFrame(
+  panel: EvaluationPanel,
+  frequencyOf: (series: number) => string | undefined = () => undefined,
+): TycheonFrame {
   const nSeries = panel.seriesIds.length;
   const positive = positiveSeries(panel);
   const seriesStart = new Int32Array(nSeries + 1);
@@ -88,6 +99,7 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     realized: new Float64Array(n),
     change: new Float64Array(n),
     rwSigma: new Float64Array(n),
+    rwSigmaReturns: new Int32Array(n),
     realizedVariance: new Float64Array(n),
   };
   for (let i = 0; i < n; i++) {
@@ -98,12 +110,19 @@ export function tycheonFrame(panel: EvaluationPanel): TycheonFrame {
     frame.scale[i] = Math.abs(y0);
     frame.realized[i] = tycheonReturn(frame, i, y0, yH);
     frame.change[i] = (yH - y0) / frame.scale[i];
-    frame.rwSigma[i] = randomWalkSigma(
-      panel.historyTail[o],
-      panel.historyTailBack[o],
+    const rw = randomWalkSigma(
+      {
+        tail: panel.historyTail[o],
+        back: panel.historyTailBack[o],
+        before: panel.historyBefore[o],
+        beforeBack: panel.historyBeforeBack[o],
+      },
       panel.horizon[o],
       (a, b) => tycheonReturn(frame, i, a, b),
+      randomWalkSigmaReturns(frequencyOf(panel.originSeries[o])),
     );
+    frame.rwSigma[i] = rw.sigma;
+    frame.rwSigmaReturns[i] = rw.returns;
     let rv = 0;
     let prev = y0;
     for (let k = 0; k < panel.horizon[o]; k++) {
@@ -139,8 +158,9 @@ function randomWalkCrpsAt(frame: TycheonFrame, i: number): number {
 
 /** A model's horizon-end forecasts and per-origin losses in Tycheon space, aligned with the frame. */
 export interface TycheonLosses {
+  /** The forecast return; 0 where it is no change (within NO_CHANGE_TOLERANCE of 0, noChangeReturn). */
   forecast: Float64Array;
-  /** The forecast as a simple return (ŷ_{o+H} − y_o)/|y_o| (FinTSB). */
+  /** The forecast as a simple return (ŷ_{o+H} − y_o)/|y_o| (FinTSB); 0 where it is no change. */
   change: Float64Array;
   squaredError: Float64Array;
   crps: Float64Array;
@@ -173,9 +193,11 @@ export function tycheonLosses(
     const idx = panel.targetOffset[o] + panel.horizon[o] - 1;
     const y0 = panel.lastValue[o];
     const r = frame.realized[i];
-    const f = tycheonReturn(frame, i, y0, model.point[idx]);
+    // Rounding noise around y_o is no change (noChangeReturn): it must not count as a call of direction,
+    // a position or a correlation.
+    const f = noChangeReturn(tycheonReturn(frame, i, y0, model.point[idx]));
     forecast[i] = f;
-    change[i] = (model.point[idx] - y0) / frame.scale[i];
+    change[i] = noChangeReturn((model.point[idx] - y0) / frame.scale[i]);
     squaredError[i] = (f - r) * (f - r);
     if (kind === 'samples') {
       for (let k = 0; k < M; k++) buf[k] = tycheonReturn(frame, i, y0, model.samples![idx * M + k]);

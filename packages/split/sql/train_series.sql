@@ -2,7 +2,12 @@
 -- from what was public before the train cutoff (the parent's statistics describe the whole build, future included).
 -- grain: series_id
 -- invariants: first/last_timestamp and n_obs describe train_observations; n_revisions counts vintages public
---   before the cutoff beyond the first of each timestamp (withdrawals, value NULL, included, as in the build).
+--   before the cutoff beyond the first of each timestamp (withdrawals, value NULL, included, as in the build);
+--   first/last_step_index are the grid steps (series_grid.sql) of first/last_timestamp, NULL for a series
+--   that is not an evaluation target (it has no grid). The snapshot carries no step per row; with these two,
+--   whoever rebuilds the history served at an origin (the scorer, asof baselines) places it on the grid:
+--   every row when last − first + 1 = n_obs (no hole), else its ends. The drift baseline's slope and the
+--   random walk's volatility window count grid steps, not rows (a split serves nothing between its windows).
 WITH source AS (
   SELECT s.*, k.series_key, k.n_revisions AS parent_revisions
   FROM split_series AS s
@@ -22,15 +27,22 @@ stats AS (
   FROM train_observations
   GROUP BY series_key
 ),
+grid_ends AS (
+  SELECT t.series_key, f.step_index AS first_step_index, l.step_index AS last_step_index
+  FROM stats AS t
+  LEFT JOIN series_grid AS f ON f.series_key = t.series_key AND f."timestamp" = t.first_timestamp
+  LEFT JOIN series_grid AS l ON l.series_key = t.series_key AND l."timestamp" = t.last_timestamp
+),
 renamed AS (
   SELECT s.* EXCLUDE (parent_revisions) REPLACE (
     t.first_timestamp AS first_timestamp,
     t.last_timestamp AS last_timestamp,
     t.n_obs AS n_obs,
     coalesce(k.n_revisions, 0) AS n_revisions
-  )
+  ), g.first_step_index, g.last_step_index
   FROM source AS s
   JOIN stats AS t USING (series_key)
+  JOIN grid_ends AS g USING (series_key)
   LEFT JOIN known AS k USING (series_key)
 ),
 final AS (

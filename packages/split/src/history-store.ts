@@ -196,6 +196,25 @@ export class HistoryStore {
     return lo === 0 ? Number.NaN : g.step[lo - 1];
   }
 
+  /**
+   * The grid step of timestamp t itself (NaN when t is not a grid timestamp of the series): a served row's
+   * position on the grid, where gridStep would answer for the last grid timestamp before an unknown one.
+   * The drift baseline places its first and last observations with it (a store rebuilt from a split holds
+   * the steps the split gives: not every training row's, docs/decisions/0056).
+   */
+  stepOf(seriesId: string, t: Micros): number {
+    const g = this.grids.get(seriesId);
+    if (!g) return Number.NaN;
+    let lo = 0;
+    let hi = g.ts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (g.ts[mid] < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < g.ts.length && g.ts[lo] === t ? g.step[lo] : Number.NaN;
+  }
+
   /** The view handed to a forecaster at origin `origin`. */
   atOrigin(origin: Micros): OriginView {
     return new OriginView(this, origin);
@@ -220,5 +239,11 @@ export class OriginView {
   gridStep(seriesId: string, t: Micros = this.origin): number {
     if (t > this.origin) throw new LookaheadError(seriesId, microsToIso(this.origin), microsToIso(t));
     return this.store.gridStep(seriesId, t);
+  }
+
+  /** HistoryStore.stepOf at `t`; throws LookaheadError when `t` is after the origin. */
+  stepOf(seriesId: string, t: Micros): number {
+    if (t > this.origin) throw new LookaheadError(seriesId, microsToIso(this.origin), microsToIso(t));
+    return this.store.stepOf(seriesId, t);
   }
 }

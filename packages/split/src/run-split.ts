@@ -62,9 +62,10 @@ export type Layout = (typeof LAYOUTS)[number];
 /** The split models in dependency order (packages/split/sql/<name>.sql), with the per-origin inputs. */
 export const SPLIT_MODELS = [
   'series_keys',
+  // Before train_series, which places the training snapshot's ends on the grid.
+  'series_grid',
   'train_observations',
   'train_series',
-  'series_grid',
   'withdrawn_vintages',
   'eval_observations',
   'target_values',

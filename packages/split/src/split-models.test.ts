@@ -52,6 +52,20 @@ describe('split models (given/expect)', () => {
     ]);
   });
 
+  it("places the training snapshot's first and last timestamps on the grid (train_series)", async () => {
+    const ends = () =>
+      duck.all<{ first: number; last: number; n: number }>(
+        'SELECT first_step_index AS first, last_step_index AS last, n_obs::INTEGER AS n FROM train_series',
+      );
+    // Cut at day 50: days 10, 20, 30, 40 were public (20 at day 45), steps 1…4, no hole.
+    await run({ ...base, train_cutoff: `${d(50)}T00:00:00Z` });
+    expect(await ends()).toEqual([{ first: 1, last: 4, n: 4 }]);
+    // Cut at day 42: day 20 is not public yet, so the snapshot is days 10, 30, 40: steps 1 and 4 apart by
+    // 3 with 3 rows, a hole (whoever rebuilds the history then places its ends only).
+    await run({ ...base, train_cutoff: `${d(42)}T00:00:00Z` });
+    expect(await ends()).toEqual([{ first: 1, last: 4, n: 3 }]);
+  });
+
   it('takes targets from the first release or the latest vintage and dates their knowledge', async () => {
     await run(base);
     const first = await duck.all<{ o: string; step: number; value: number; k: string | null }>(

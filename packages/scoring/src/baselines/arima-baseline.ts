@@ -64,6 +64,17 @@ export class RefitSchedule<F> {
   }
 }
 
+/**
+ * A fit whose forecast is the last value in exact arithmetic, whatever the data: ARIMA(0,1,0) without a
+ * drift (the random walk) and a constant window (forecast's rule: its value, zero variance). Other orders
+ * forecast a change through estimated coefficients, a mean or a drift.
+ */
+export function noChangeModel(fit: ArimaFit): boolean {
+  if (fit.constantSeries !== undefined) return true;
+  const { p, d, q } = fit.order;
+  return p === 0 && d === 1 && q === 0 && fit.constant === 'none';
+}
+
 function allPositive(x: ArrayLike<number>): boolean {
   for (let i = 0; i < x.length; i++) if (!(x[i] > 0) && !Number.isNaN(x[i])) return false;
   return true;
@@ -121,37 +132,53 @@ export class ArimaBaseline {
       }
       this.schedule.store(seriesKey, origin, log, fit, originStep);
     }
-    let out = this.quantilePath(fit, horizon, u, log);
+    const y0 = tail[tail.length - 1];
+    let out = this.quantilePath(fit, horizon, u, log, y0);
     if (!out && !fallback) {
       // An explosive model (e.g. d = 2 far out) can overflow exp() or the float range: the random walk
       // ARIMA(0,1,0) on the same window instead, flagged as a fallback.
-      out = this.quantilePath(fitArima(y, { p: 0, d: 1, q: 0 }), horizon, u, log);
+      fit = fitArima(y, { p: 0, d: 1, q: 0 });
+      out = this.quantilePath(fit, horizon, u, log, y0);
       fallback = true;
     }
     if (!out) return null;
-    return { ...out, levels: this.levels, refit, fallback };
+    return {
+      ...out,
+      levels: this.levels,
+      refit,
+      fallback,
+      ...(noChangeModel(fit) ? { noChange: true } : {}),
+    };
   }
 
-  /** Point (median) and quantiles of steps u+1…u+H; null when a value is not finite (or not > 0 in logs). */
+  /**
+   * Point (median) and quantiles of steps u+1…u+H; null when a value is not finite (or not > 0 in logs).
+   * A no-change model (noChangeModel) is laid around y_o itself: its median is y_o bit for bit and its
+   * quantiles y_o·exp(z·se) (y_o + z·se in levels). Through its mean it would be exp(ln y_o), which is y_o
+   * in exact arithmetic but often an ulp away in floats, a forecast return of ±2e-16 that IC, RankIC and
+   * directional accuracy read as a forecast (audit scoring-2026-12, mismatch 1).
+   */
   private quantilePath(
     fit: ArimaFit,
     horizon: number,
     u: number,
     log: boolean,
+    y0: number,
   ): { point: Float64Array; quantiles: Float64Array } | null {
     const fc = forecastArima(fit, horizon + u);
     const K = this.levels.length;
     const point = new Float64Array(horizon);
     const quantiles = new Float64Array(horizon * K);
     const ok = (v: number) => Number.isFinite(v) && (!log || v > 0);
+    const still = noChangeModel(fit);
     for (let k = 0; k < horizon; k++) {
       const m = fc.mean[u + k];
       const s = fc.se[u + k];
-      point[k] = log ? Math.exp(m) : m;
+      point[k] = still ? y0 : log ? Math.exp(m) : m;
       if (!ok(point[k])) return null;
       for (let j = 0; j < K; j++) {
-        const q = m + this.z[j] * s;
-        quantiles[k * K + j] = log ? Math.exp(q) : q;
+        const q = still ? this.z[j] * s : m + this.z[j] * s;
+        quantiles[k * K + j] = still ? (log ? y0 * Math.exp(q) : y0 + q) : log ? Math.exp(q) : q;
         if (!ok(quantiles[k * K + j])) return null;
       }
     }

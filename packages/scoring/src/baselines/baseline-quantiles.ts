@@ -22,6 +22,12 @@ export interface BaselinePath {
   refit: boolean;
   /** True when the model could not be fitted and the documented fallback was used. */
   fallback: boolean;
+  /**
+   * True when the path is no change by construction (a random walk's median, a constant window): every
+   * point is y_o itself, bit for bit, not a value computed to equal it (docs/decisions/0055).
+   * Absent: the model forecasts a change.
+   */
+  noChange?: boolean;
 }
 
 /** Standard-normal quantiles of the levels. */
@@ -63,5 +69,6 @@ export function pointMassPath(y0: number, horizon: number, levels: readonly numb
     quantiles: new Float64Array(horizon * levels.length).fill(y0),
     refit: false,
     fallback: true,
+    noChange: true,
   };
 }

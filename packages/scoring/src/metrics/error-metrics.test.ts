@@ -35,4 +35,10 @@ describe('directionalAccuracy (Tycheon)', () => {
     // (+,+) ✓, (−,+) ✗, (+,+) ✓, (0,+) ✗ → 2/4
     expect(directionalAccuracy([0.01, -0.02, 0.03, 0], [0.02, 0.01, 0.04, 0.01])).toBe(0.5);
   });
+
+  it('is n/a for a forecast that calls no direction at any origin (no change everywhere)', () => {
+    expect(directionalAccuracy([0, 0, 0], [0.02, -0.01, 0])).toBeNaN();
+    // One call is enough to be scored: 1 hit of 3.
+    expect(directionalAccuracy([0, 0.01, 0], [0.02, 0.01, 0.04])).toBeCloseTo(1 / 3, 15);
+  });
 });

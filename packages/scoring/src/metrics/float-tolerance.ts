@@ -20,3 +20,19 @@ export function nearlyEqual(a: number, b: number, tolerance = RELATIVE_TOLERANCE
 export function negligibleSpread(sumSquares: number, n: number, maxAbs: number): boolean {
   return !(sumSquares > n * (RELATIVE_TOLERANCE * maxAbs) ** 2);
 }
+
+/**
+ * A forecast return — ln(ŷ/y_o), or (ŷ − y_o)/|y_o| in scaled change — within this of zero is no change:
+ * ŷ equals y_o up to RELATIVE_TOLERANCE, the rounding rule above. An ARIMA(0,1,0) forecast computed as
+ * exp(ln y_o) lands an ulp or two off y_o (a return of ±2e-16, audit scoring-2026-12 mismatch 1), and a
+ * spread test relative to the values' own size cannot see that: when every value is noise, the noise is the
+ * size. So the Tycheon scorer takes such a return as exactly 0 (`noChangeReturn`): a forecast that is no
+ * change everywhere is constant (IC and RankIC n/a), calls no direction (directional accuracy n/a) and
+ * takes no position in the cost diagnostic. docs/decisions/0055.
+ */
+export const NO_CHANGE_TOLERANCE = RELATIVE_TOLERANCE;
+
+/** A forecast return, or exactly 0 when it is within NO_CHANGE_TOLERANCE of 0 (NaN stays NaN). */
+export function noChangeReturn(r: number): number {
+  return Math.abs(r) <= NO_CHANGE_TOLERANCE ? 0 : r;
+}
