@@ -5,7 +5,7 @@ import type { Manifest } from '@asof/schema';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, asofBin, REPO, removeOutput, scratchOut } from './helpers.ts';
-import { defaultFixture } from './shared-fixtures.ts';
+import { defaultFixture, privateCopy } from './shared-fixtures.ts';
 
 // The first build is the run's shared default universe (shared-fixtures.ts: `asof build pipelines/default.json`
 // from the repository root), read only; the second is this file's own, for the determinism check.
@@ -279,7 +279,9 @@ describe('the default build', () => {
   it('makes verify fail naming a file with one changed byte', async () => {
     for (const out of manifest.outputs) {
       const copy = scratchOut('tamper');
-      cpSync(first.abs, copy.abs, { recursive: true });
+      // A copy of the files, not of the link: copying the link (cpSync's default) made the copy point at the
+      // shared universe, and each changed byte landed in it.
+      privateCopy(first.abs, copy.abs);
       const file = join(copy.abs, out.path);
       const bytes = readFileSync(file);
       bytes[Math.floor(bytes.length / 2)] ^= 0x01;

@@ -11,6 +11,7 @@ import {
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildUniverse } from '@asof/cli';
+import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { expect } from 'vitest';
 import { asofIn, REPO, SCRATCH, writeTinyPipeline } from './helpers.ts';
@@ -21,12 +22,23 @@ import { poisonUniverse } from './poison-universe.ts';
 // one file builds only what it needs. Readers link to them (`linkShared`); a test that writes, tampers or
 // replaces takes a private copy (`privateCopy`), so no file can change what another file reads.
 
-/** Builds `name` once per run (a lock folder keeps two processes from building it together). */
-async function sharedFixture<T>(name: string, build: (dir: string) => Promise<T>): Promise<T> {
+/**
+ * Builds `name` once per run (a lock folder keeps two processes from building it together). Every use
+ * verifies the fixture's outputs (each folder holding a manifest.json) against their manifests first: a test
+ * that wrote into a shared fixture fails the next user loudly, naming the file, instead of changing its inputs.
+ */
+async function sharedFixture<T extends object>(name: string, build: (dir: string) => Promise<T>): Promise<T> {
   const root = join(SCRATCH, 'fixtures');
   const dir = join(root, name);
   const ready = join(dir, 'fixture.json');
-  const read = (): T => JSON.parse(readFileSync(ready, 'utf8')) as T;
+  const read = async (): Promise<T> => {
+    const value = JSON.parse(readFileSync(ready, 'utf8')) as T;
+    for (const path of Object.values(value)) {
+      if (typeof path === 'string' && existsSync(join(path, 'manifest.json')))
+        await verifyManifest(join(path, 'manifest.json'));
+    }
+    return value;
+  };
   mkdirSync(root, { recursive: true });
   for (;;) {
     if (existsSync(ready)) return read();
@@ -43,9 +55,10 @@ async function sharedFixture<T>(name: string, build: (dir: string) => Promise<T>
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const value = await build(dir);
+    // The same check as on every later use (a builder that wrote its outputs wrong fails here).
     writeFileSync(`${ready}.tmp`, JSON.stringify(value));
     renameSync(`${ready}.tmp`, ready);
-    return value;
+    return await read();
   } finally {
     rmSync(`${dir}.lock`, { recursive: true, force: true });
   }
