@@ -219,3 +219,17 @@ describe('the data warnings', () => {
     expect(renderLeaderboard(bare)).not.toContain('Warnings of the data');
   });
 });
+
+describe('the ARIMA baseline note', () => {
+  const data = makeRandomWalkPanel({ seed: 11, units: 1, seriesPerUnit: 2, originsPerSeries: 6 });
+  const panel = buildEvaluationPanel(data.origins, data.targets);
+  // Issue 51: the port has no seasonal search, and a reader must not take it for R's seasonal auto.arima.
+  it('says the search is non-seasonal where ARIMA was scored, and is absent where it was not', () => {
+    const withArima = scorePanel({ tasks: data.tasks, panel, models: [], options: { baselines: ['arima'] } });
+    expect(renderLeaderboard(withArima)).toMatch(
+      /`arima` baseline is forecast::auto\.arima with a \*\*non-seasonal\*\* search/,
+    );
+    const without = scorePanel({ tasks: data.tasks, panel, models: [], options: { baselines: [] } });
+    expect(renderLeaderboard(without)).not.toContain('non-seasonal');
+  });
+});

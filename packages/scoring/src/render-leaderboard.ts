@@ -308,6 +308,13 @@ function datasetWarningsSection(warnings: ScoringResults['dataset_warnings']): s
 }
 
 /**
+ * What the ARIMA baseline is, where the scorer ran it: the port searches only non-seasonal models (issue 51),
+ * so a reader comparing with R's auto.arima on a seasonal ts knows the difference.
+ */
+const ARIMA_NOTE =
+  'The `arima` baseline is forecast::auto.arima with a **non-seasonal** search (stepwise over p, d, q and a constant; no seasonal AR, MA or differencing terms at any frequency), fitted by CSS-ML on the log levels of a positive window (docs/decisions/0013).\n';
+
+/**
  * The Markdown leaderboard. It ends with the generated "Where the baselines win" list, computed from the
  * results (verdict counts and every headline cell a baseline leads), so it cannot flatter a model.
  */
@@ -332,6 +339,7 @@ export function renderLeaderboard(results: ScoringResults): string {
   out.push(datasetWarningsSection(results.dataset_warnings));
   out.push(coverageSection(results, baselines));
   if (results.runs?.length) out.push(runsSection(results.runs));
+  if (baselines.has('arima')) out.push(ARIMA_NOTE);
   out.push(
     '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
   );

@@ -1,9 +1,18 @@
 #!/usr/bin/env Rscript
 # Reference vectors for the ARIMA baseline of @asof/scoring (src/baselines/), produced by R's
 # forecast::auto.arima / forecast::Arima / stats::arima, which the TypeScript port is checked against.
-# Every input series is generated here with a fixed seed and written into the JSON with its results, so the
-# tests never need R. Run from packages/scoring:  Rscript reference/arima/make-reference.R
-# (Debian: apt-get install r-base-core r-cran-forecast r-cran-jsonlite).
+# Simulated series are generated here with a fixed seed and written into the JSON with their results;
+# series of the embedded default universe are read from universe-inputs.json (written by make-inputs.ts,
+# stored there at full precision and not repeated here), so the tests never need R.
+# Run from packages/scoring (Debian bookworm: apt-get install r-base-core r-cran-forecast r-cran-jsonlite):
+#   LD_PRELOAD=/usr/lib/x86_64-linux-gnu/blas/libblas.so.3:/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3 \
+#     Rscript reference/arima/make-reference.R
+# The reference BLAS and LAPACK (Debian's libblas3 and liblapack3, as the preload selects when OpenBLAS is
+# installed too) reproduce the committed file bit for bit on x86-64. Other BLAS builds or platforms move
+# the last digits (OpenBLAS: up to 5e-8 relative), and on short series whose CSS stage does not converge
+# within optim's 100 iterations R's own choice of model can change (issue 51: the audit's R, elsewhere,
+# picked ARIMA(2,1,2) with drift for the long-term-debt case where R here picks ARIMA(0,1,0); the
+# optim_control section below shows both R and asof reach that model with maxit = 1000).
 suppressPackageStartupMessages({
   library(forecast)
   library(jsonlite)
@@ -41,6 +50,15 @@ add("wn_400", rnorm(400))
 add("ar1_neg_90", arima.sim(list(ar = -0.6), n = 90))
 add("rw_400", cumsum(rnorm(400, sd = 2)))
 add("log_price_250", log(50) + cumsum(0.012 * rnorm(250)))
+# Short quarterly-length series with drift (issue 51), two with interior gaps (the ML path).
+add("q_drift_20", cumsum(0.5 + rnorm(20)))
+add("q_drift_24", 4 + cumsum(0.03 + 0.05 * rnorm(24)))
+add("q_drift_ar_28", 3 + cumsum(0.02 + 0.04 * arima.sim(list(ar = 0.5), n = 28)))
+add("q_drift_ma_32", 10 + cumsum(0.1 + 0.3 * arima.sim(list(ma = -0.4), n = 32)))
+x <- 2 + cumsum(0.04 + 0.06 * rnorm(30)); x[c(9, 10, 21)] <- NA
+add("q_drift_gaps_30", x)
+x <- 1 + 0.05 * (1:26) + 0.1 * rnorm(26); x[12] <- NA
+add("q_trend_gap_26", x)
 
 parse_trace <- function(lines) {
   # Lines like " ARIMA(2,1,2) with drift         : 1234.567" (the search, before "Now re-fitting").
@@ -83,13 +101,45 @@ describe_fit <- function(fit) {
   )
 }
 
-cases <- list()
-for (name in names(series)) {
-  x <- series[[name]]
+dir <- "reference/arima"
+auto_case <- function(name, x, extra = list()) {
   trace <- capture.output(fit <- auto.arima(x, trace = TRUE))
-  cases[[length(cases) + 1]] <- c(
-    list(name = name, x = x, ndiffs = ndiffs(x), search = parse_trace(trace)),
-    describe_fit(fit)
+  c(list(name = name), extra, list(x = x, ndiffs = ndiffs(x), search = parse_trace(trace)), describe_fit(fit))
+}
+cases <- list()
+for (name in names(series)) cases[[length(cases) + 1]] <- auto_case(name, series[[name]])
+
+# Series of the embedded default universe (as-of histories, some with interior gaps), written by
+# make-inputs.ts (issue 51): the audit's long-term-debt case, short quarterly EDGAR histories, monthly
+# histories and gapped windows. Plain numeric vectors, as the baseline passes them (frequency 1: no seasonal
+# search; approximation only above 150 values).
+# The series are the exact doubles of universe-inputs.json (jsonlite parses them correctly rounded, as
+# JSON.parse does); x is left out of these cases (toJSON's 15 digits would round it) and the test reads it
+# from the inputs file by name.
+universe <- fromJSON(file.path(dir, "universe-inputs.json"), simplifyVector = FALSE)$inputs
+universe_x <- list()
+for (u in universe) {
+  x <- vapply(u$x, function(v) if (is.null(v)) NA_real_ else as.numeric(v), numeric(1))
+  universe_x[[u$name]] <- x
+  case <- auto_case(u$name, x, list(
+    group = u$group, series_id = u$series_id, as_of = u$as_of, log = u$log, removed = u$removed
+  ))
+  case$x <- NULL
+  cases[[length(cases) + 1]] <- case
+}
+
+# The same search with optim.control = list(maxit = 1000), which auto.arima passes to every stats::arima
+# call (both its CSS and ML stages): on these series the CSS stage stops at R's default 100 iterations in
+# some searched models. With the higher limit R reaches ARIMA(2,1,2) with drift, AICc -38.37, on the
+# audit's long-term-debt case, the model the audit's R found with the default limit.
+optim_control <- list()
+for (name in c("audit:long-term-debt-Q@2019-12-31", "q:syn:edgar:9990000008:long-term-debt:Q@2021-06-30",
+               "q:syn:edgar:9990000033:total-assets:Q@2023-12-31",
+               "q:syn:edgar:9990000035:cash-and-cash-equivalents:Q@2018-12-31")) {
+  x <- universe_x[[name]]
+  trace <- capture.output(fit <- auto.arima(x, trace = TRUE, optim.control = list(maxit = 1000)))
+  optim_control[[length(optim_control) + 1]] <- c(
+    list(name = name, maxit = 1000, search = parse_trace(trace)), describe_fit(fit)
   )
 }
 
@@ -157,15 +207,17 @@ hessian <- list(at = c(0.5, 0.7), parscale = c(2, 0.5),
 out <- list(
   generator = "packages/scoring/reference/arima/make-reference.R",
   r_version = R.version.string,
+  lapack = La_library(),
   forecast_version = as.character(packageVersion("forecast")),
   seed = 20240611,
   horizon = H,
   auto = cases,
+  optim_control = optim_control,
   fixed = fixed,
   refilter = refilter,
   optimizer = optimizer,
   hessian = hessian
 )
-dir <- "reference/arima"
 writeLines(toJSON(out, digits = NA, auto_unbox = TRUE, na = "null"), file.path(dir, "arima-reference.json"))
-cat("wrote", length(cases), "auto.arima cases,", length(fixed), "fixed fits,", length(refilter), "refilters\n")
+cat("wrote", length(cases), "auto.arima cases,", length(optim_control), "with maxit = 1000,", length(fixed), "fixed fits,",
+    length(refilter), "refilters\n")

@@ -1,4 +1,4 @@
-import { type ArimaFit, ArimaFitError, type ArimaOrder, fitArima } from './fit-arima.ts';
+import { type ArimaFit, ArimaFitError, type ArimaOrder, fitArima, type OptimControl } from './fit-arima.ts';
 import { isConstantSeries, kpssDifferences } from './kpss-differences.ts';
 
 export interface AutoArimaOptions {
@@ -16,6 +16,11 @@ export interface AutoArimaOptions {
   allowMean?: boolean;
   /** Model budget of the stepwise search (forecast's nmodels). */
   nmodels?: number;
+  /**
+   * R's optim.control, passed to every fit as auto.arima passes `...` on to stats::arima (default R's:
+   * maxit 100, reltol √ε). The baseline keeps R's defaults (docs/decisions/0013, issue 51).
+   */
+  optimControl?: OptimControl;
 }
 
 /** One model the stepwise search tried, in order. */
@@ -39,9 +44,16 @@ function tryFit(
   approximation: boolean,
   offset: number,
   ic: 'aicc' | 'aic' | 'bic',
+  optimControl: OptimControl | undefined,
 ): ArimaFit | null {
   try {
-    return fitArima(x, order, { constant, method: approximation ? 'CSS' : 'CSS-ML', offset, ic });
+    return fitArima(x, order, {
+      constant,
+      method: approximation ? 'CSS' : 'CSS-ML',
+      offset,
+      ic,
+      optimControl,
+    });
   } catch {
     // Any failure (non-stationary CSS start, singular Hessian, non-finite objective) rejects the model,
     // as forecast::auto.arima's try() does.
@@ -69,8 +81,9 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   for (let i = 0; i <= last; i++) if (!Number.isNaN(x[i])) serieslength++;
   if (serieslength === 0) throw new ArimaFitError('All data are missing');
   const searched: SearchStep[] = [];
+  const optimControl = options.optimControl;
   if (isConstantSeries(x)) {
-    const fit = fitArima(x, { p: 0, d: 0, q: 0 }, { constant: true, fixedConstant: x[0] });
+    const fit = fitArima(x, { p: 0, d: 0, q: 0 }, { constant: true, fixedConstant: x[0], optimControl });
     return { fit: { ...fit, constantSeries: x[0] }, searched };
   }
   let ic = options.ic ?? 'aicc';
@@ -86,11 +99,11 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   if (dx.length === 0) throw new ArimaFitError('Not enough data to proceed');
   if (isConstantSeries(dx)) {
     const order = { p: 0, d, q: 0 };
-    if (d === 2) return { fit: fitArima(x, order), searched };
+    if (d === 2) return { fit: fitArima(x, order, { optimControl }), searched };
     if (d < 2) {
       const finite = Array.from(dx).filter((v) => !Number.isNaN(v));
       const mean = finite.reduce((s, v) => s + v, 0) / finite.length;
-      return { fit: fitArima(x, order, { constant: true, fixedConstant: mean }), searched };
+      return { fit: fitArima(x, order, { constant: true, fixedConstant: mean, optimControl }), searched };
     }
     throw new ArimaFitError('Data follow a simple polynomial and are not suitable for ARIMA modelling.');
   }
@@ -98,7 +111,7 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   let offset = 0;
   if (approximation) {
     try {
-      const base = fitArima(x, { p: 0, d, q: 0 }, { constant: d === 0 });
+      const base = fitArima(x, { p: 0, d, q: 0 }, { constant: d === 0, optimControl });
       offset = -2 * base.loglik - serieslength * Math.log(base.sigma2Fit);
     } catch {
       offset = 0;
@@ -121,7 +134,7 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   const tried = (pp: number, qq: number, c: boolean) =>
     searched.some((s) => s.order.p === pp && s.order.q === qq && s.constant === c);
   const attempt = (pp: number, qq: number, c: boolean, incumbent = false): boolean => {
-    const fit = tryFit(x, { p: pp, d, q: qq }, c, approximation, offset, ic);
+    const fit = tryFit(x, { p: pp, d, q: qq }, c, approximation, offset, ic, optimControl);
     const value = fit?.ic ?? Number.POSITIVE_INFINITY;
     searched.push({ order: { p: pp, d, q: qq }, constant: c, ic: value });
     if (incumbent || value < bestIc) {
@@ -178,7 +191,7 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
     // Refit by ML in IC order (stable: ties keep search order) until one is accepted.
     const ranked = searched.map((s, i) => ({ s, i })).sort((a, b) => a.s.ic - b.s.ic || a.i - b.i);
     for (const { s } of ranked) {
-      const fit = tryFit(x, s.order, s.constant, false, 0, ic);
+      const fit = tryFit(x, s.order, s.constant, false, 0, ic, optimControl);
       if (fit && fit.ic < Number.POSITIVE_INFINITY) {
         best = fit;
         break;

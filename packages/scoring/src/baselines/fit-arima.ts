@@ -12,7 +12,7 @@ import {
   makeStateModel,
   solveLinear,
 } from './arima-state-space.ts';
-import { minimizeBfgs, numericHessian } from './minimize-bfgs.ts';
+import { type BfgsOptions, minimizeBfgs, numericHessian } from './minimize-bfgs.ts';
 
 export interface ArimaOrder {
   p: number;
@@ -79,6 +79,16 @@ export interface FitArimaOptions {
   offset?: number;
   /** Criterion reported as `ic`. Default 'aicc'. */
   ic?: 'aicc' | 'aic' | 'bic';
+  /** R's optim.control for both stages (CSS and ML), as stats::arima passes it; R's defaults when unset. */
+  optimControl?: OptimControl;
+}
+
+/** The optim.control settings stats::arima and forecast::auto.arima pass on (BFGS iteration limit, reltol). */
+export interface OptimControl {
+  /** Iteration limit of each BFGS run; R's default 100. */
+  maxit?: number;
+  /** Relative convergence tolerance; R's default √ε ≈ 1.49e-8. */
+  reltol?: number;
 }
 
 function countObserved(x: ArrayLike<number>): number {
@@ -144,28 +154,67 @@ function invert(H: Float64Array, n: number): Float64Array | null {
  *   series, parscale 10·its standard error);
  * - 'CSS-ML' (default; 'ML' when x has gaps): the CSS estimate, refused when its AR part is not
  *   stationary, starts the exact ML fit, which maximises the Kalman-filter Gaussian likelihood with σ²
- *   profiled out, AR parameters through the partial-autocorrelation transform, MA roots inverted;
+ *   profiled out, AR parameters through the partial-autocorrelation transform, MA roots inverted; a CSS
+ *   run that stops at the iteration limit is discarded and ML starts from zeros, as in R;
  * - the numerical Hessian's inverse must have a positive diagonal and the AR/MA roots must lie outside
  *   |z| = 1.01, else `ic` is Infinity (auto.arima's checks).
- * Throws ArimaFitError where stats::arima stops with an error.
+ * Both stages use R's optim(method = "BFGS") with `optimControl` (R's optim.control: maxit 100, reltol
+ * √ε by default). Throws ArimaFitError where stats::arima stops with an error.
  */
 export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitArimaOptions = {}): ArimaFit {
+  const problem = arimaProblem(x, order, options);
+  const stage = problem.method === 'CSS' ? fitByCss(problem) : fitByMl(problem);
+  return summarise(problem, stage, options);
+}
+
+/** A model and series set up as stats::arima sets them up before optimising (see fitArima). */
+interface ArimaProblem {
+  x: ArrayLike<number>;
+  order: ArimaOrder;
+  n: number;
+  narma: number;
+  constant: ArimaFit['constant'];
+  /** 1 with a constant (estimated or fixed), else 0. */
+  ncx: number;
+  estimateConst: boolean;
+  fixedConst: number | undefined;
+  /** Estimated parameters: φ, θ and the constant when it is estimated. */
+  npar: number;
+  observed: number;
+  method: ArimaMethod;
+  nUsed: number;
+  /** Start of the free parameters (zeros, the constant from least squares). */
+  start: Float64Array;
+  /** parscale of the free parameters (1, the constant's 10·standard error). */
+  scale: Float64Array;
+  optim: BfgsOptions;
+  /** φ, θ and the constant (fixed or free) from the free parameters. */
+  withConst: (par: ArrayLike<number>) => Float64Array;
+  /** x minus the constant's regressor times c. */
+  adjusted: (c: number) => ArrayLike<number>;
+  constOf: (coef: ArrayLike<number>) => number;
+  /** ½ log(CSS/n) of the free parameters. */
+  css: (par: Float64Array) => number;
+  /** The profiled Gaussian −log-likelihood / n of the free parameters (AR part transformed or not). */
+  ml: (transform: boolean) => (par: Float64Array) => number;
+}
+
+function constantKind(order: ArimaOrder, wanted: boolean | undefined): ArimaFit['constant'] {
+  if (!wanted) return 'none';
+  return order.d === 0 ? 'mean' : order.d === 1 ? 'drift' : 'none';
+}
+
+function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArimaOptions): ArimaProblem {
   const { p, d, q } = order;
   const n = x.length;
   const narma = p + q;
-  const constant: ArimaFit['constant'] = options.constant
-    ? d === 0
-      ? 'mean'
-      : d === 1
-        ? 'drift'
-        : 'none'
-    : 'none';
+  const constant = constantKind(order, options.constant);
   const ncx = constant === 'none' ? 0 : 1;
   const z = ncx ? Float64Array.from({ length: n }, (_, i) => (constant === 'mean' ? 1 : i + 1)) : null;
   const observed = countObserved(x);
   let method: ArimaMethod = options.method ?? 'CSS-ML';
   if (method === 'CSS-ML' && observed < n) method = 'ML';
-  let nUsed = observed - d;
+  const nUsed = observed - d;
   const fixedConst = options.fixedConstant;
   const estimateConst = ncx === 1 && fixedConst === undefined;
   const npar = narma + (estimateConst ? 1 : 0);
@@ -180,7 +229,6 @@ export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitAr
       init[narma] = fit.coef;
       parscale[narma] = 10 * fit.se;
     }
-    nUsed = observed - d;
   }
   if (nUsed <= 0) throw new ArimaFitError('too few non-missing observations');
   const ncondCss = d + p;
@@ -189,6 +237,12 @@ export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitAr
     if (!ncx) return x;
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) out[i] = x[i] - c * z![i];
+    return out;
+  };
+  const withConst = (par: ArrayLike<number>) => {
+    const out = new Float64Array(narma + ncx);
+    for (let i = 0; i < npar; i++) out[i] = par[i];
+    if (ncx && !estimateConst) out[narma] = fixedConst!;
     return out;
   };
   const cssObjective = (par: Float64Array) => {
@@ -207,130 +261,202 @@ export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitAr
     return 0.5 * (Math.log(s2) + res.sumlog / res.nu);
   };
   const free = (v: Float64Array) => (estimateConst || !ncx ? v : v.subarray(0, narma));
-  const freeScale = free(parscale);
-  const withConst = (par: ArrayLike<number>) => {
-    const out = new Float64Array(narma + ncx);
-    for (let i = 0; i < npar; i++) out[i] = par[i];
-    if (ncx && !estimateConst) out[narma] = fixedConst!;
-    return out;
+  const scale = free(parscale);
+  return {
+    x,
+    order,
+    n,
+    narma,
+    constant,
+    ncx,
+    estimateConst,
+    fixedConst,
+    npar,
+    observed,
+    method,
+    nUsed,
+    start: free(init).slice(),
+    scale,
+    optim: { parscale: scale, maxit: options.optimControl?.maxit, reltol: options.optimControl?.reltol },
+    withConst,
+    adjusted,
+    constOf,
+    css: (par) => cssObjective(withConst(par)),
+    ml: (transform) => (par) => mlObjective(transform)(withConst(par)),
   };
-  const css = (par: Float64Array) => cssObjective(withConst(par));
+}
 
+/** What an estimation stage leaves for the summary. */
+interface StageResult {
+  coef: Float64Array;
+  /** The minimised objective (½ log σ² for CSS; the profiled −log-likelihood / n for ML). */
+  value: number;
+  variance: Float64Array | null;
+  converged: boolean;
+  /** stats::arima's σ² (CSS/n or Σv²/F over n used). */
+  sigma2: number;
+  residuals: Float64Array;
+  state: ArimaStateModel | null;
+}
+
+/** method = "CSS": BFGS on the conditional sum of squares, the variance from its Hessian. */
+function fitByCss(pr: ArimaProblem): StageResult {
+  const { order, npar, narma, nUsed } = pr;
   let coef: Float64Array;
   let value: number;
   let variance: Float64Array | null = null;
   let converged = true;
-  let sigma2: number;
-  let residuals: Float64Array;
-  let state: ArimaStateModel | null = null;
-  if (method === 'CSS') {
-    if (npar > 0) {
-      const res = minimizeBfgs(css, free(init), { parscale: freeScale });
-      converged = res.convergence === 0;
-      coef = withConst(res.par);
-      value = res.value;
-      const H = numericHessian(css, res.par, freeScale);
-      variance = invertScaled(H, npar, nUsed);
-      if (!variance) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
-    } else {
-      coef = withConst([]);
-      value = css(new Float64Array(0));
-    }
-    const cssRes = conditionalSumOfSquares(
-      adjusted(constOf(coef)),
-      d,
-      coef.subarray(0, p),
-      coef.subarray(p, narma),
-      ncondCss,
-    );
-    sigma2 = cssRes.sigma2;
-    residuals = cssRes.residuals;
+  if (npar > 0) {
+    const res = minimizeBfgs(pr.css, pr.start, pr.optim);
+    converged = res.convergence === 0;
+    coef = pr.withConst(res.par);
+    value = res.value;
+    const H = numericHessian(pr.css, res.par, pr.scale);
+    variance = invertScaled(H, npar, nUsed);
+    if (!variance) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
   } else {
-    const start = free(init).slice();
-    if (method === 'CSS-ML' && npar > 0) {
-      const res = minimizeBfgs(css, start, { parscale: freeScale });
-      if (res.convergence === 0) start.set(res.par);
-      if (p > 0 && !rootsOutside(start.subarray(0, p)))
-        throw new ArimaFitError('non-stationary AR part from CSS');
-    }
-    // stats::arima's transform.pars: on whenever something is estimated (it only changes the AR part).
-    const transform = npar > 0;
-    if (transform) {
-      if (p > 0) start.set(arToUnconstrained(start.subarray(0, p)), 0);
-      if (q > 0) start.set(invertMa(start.subarray(p, narma)), p);
-    }
-    const ml = (par: Float64Array) => mlObjective(transform)(withConst(par));
-    let par: Float64Array;
-    if (npar > 0) {
-      const res = minimizeBfgs(ml, start, { parscale: freeScale });
-      converged = res.convergence === 0;
-      par = res.par;
-      value = res.value;
-      if (q > 0) {
-        const inverted = invertMa(par.subarray(p, narma));
-        let changed = false;
-        for (let i = 0; i < q; i++) if (inverted[i] !== par[p + i]) changed = true;
-        if (changed) {
-          par = par.slice();
-          par.set(inverted, p);
-          value = ml(par);
-        }
-      }
-      const H = numericHessian(ml, par, freeScale);
-      const inv = invertScaled(H, npar, nUsed);
-      if (!inv) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
-      // var = A' (H·n)⁻¹ A with A the Jacobian of the AR transform.
-      const A = arTransformJacobian(par, p, npar);
-      variance = new Float64Array(npar * npar);
-      for (let i = 0; i < npar; i++) {
-        for (let j = 0; j < npar; j++) {
-          let s = 0;
-          for (let k = 0; k < npar; k++)
-            for (let l = 0; l < npar; l++) s += A[k * npar + i] * inv[k * npar + l] * A[l * npar + j];
-          variance[i * npar + j] = s;
-        }
-      }
-      coef = withConst(par);
-      if (p > 0) coef.set(arFromUnconstrained(par.subarray(0, p)), 0);
-    } else {
-      coef = withConst([]);
-      value = ml(new Float64Array(0));
-    }
-    const model = makeStateModel(
-      Float64Array.from(coef.subarray(0, p)),
-      Float64Array.from(coef.subarray(p, narma)),
-      d,
-    );
-    if (!model) throw new ArimaFitError('non-stationary AR part');
-    const filtered = kalmanFilter(model, adjusted(constOf(coef)), true);
-    state = model;
-    sigma2 = filtered.ssq / nUsed;
-    residuals = filtered.residuals!;
+    coef = pr.withConst([]);
+    value = pr.css(new Float64Array(0));
   }
-  const minus2loglik = 2 * nUsed * value + nUsed + nUsed * Math.log(2 * Math.PI);
+  const cssRes = conditionalSumOfSquares(
+    pr.adjusted(pr.constOf(coef)),
+    order.d,
+    coef.subarray(0, order.p),
+    coef.subarray(order.p, narma),
+    order.d + order.p,
+  );
+  return {
+    coef,
+    value,
+    variance,
+    converged,
+    sigma2: cssRes.sigma2,
+    residuals: cssRes.residuals,
+    state: null,
+  };
+}
+
+/**
+ * The ML start (stats::arima's "CSS-ML"): the CSS estimate when its BFGS converged, else the zeros it
+ * started from; an AR part that is not stationary stops the fit. Then the AR part is transformed to
+ * partial autocorrelations and the MA part inverted, as transform.pars does.
+ */
+function mlStart(pr: ArimaProblem): Float64Array {
+  const { p, q } = pr.order;
+  const start = pr.start.slice();
+  if (pr.method === 'CSS-ML' && pr.npar > 0) {
+    const res = minimizeBfgs(pr.css, start, pr.optim);
+    if (res.convergence === 0) start.set(res.par);
+    if (p > 0 && !rootsOutside(start.subarray(0, p)))
+      throw new ArimaFitError('non-stationary AR part from CSS');
+  }
+  if (pr.npar > 0) {
+    if (p > 0) start.set(arToUnconstrained(start.subarray(0, p)), 0);
+    if (q > 0) start.set(invertMa(start.subarray(p, pr.narma)), p);
+  }
+  return start;
+}
+
+/** method = "ML" / "CSS-ML": BFGS on the exact likelihood, then the filtered state and residuals. */
+function fitByMl(pr: ArimaProblem): StageResult {
+  const { p, d, q } = pr.order;
+  const { npar, narma, nUsed } = pr;
+  const start = mlStart(pr);
+  // stats::arima's transform.pars: on whenever something is estimated (it only changes the AR part).
+  const ml = pr.ml(npar > 0);
+  let coef: Float64Array;
+  let value: number;
+  let variance: Float64Array | null = null;
+  let converged = true;
+  if (npar > 0) {
+    const res = minimizeBfgs(ml, start, pr.optim);
+    converged = res.convergence === 0;
+    let par = res.par;
+    value = res.value;
+    if (q > 0) {
+      // MA roots inside the unit circle are inverted and the objective re-evaluated there (R's re-fit
+      // with maxit = 0).
+      const inverted = invertMa(par.subarray(p, narma));
+      let changed = false;
+      for (let i = 0; i < q; i++) if (inverted[i] !== par[p + i]) changed = true;
+      if (changed) {
+        par = par.slice();
+        par.set(inverted, p);
+        value = ml(par);
+      }
+    }
+    const H = numericHessian(ml, par, pr.scale);
+    const inv = invertScaled(H, npar, nUsed);
+    if (!inv) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
+    variance = transformVariance(inv, arTransformJacobian(par, p, npar), npar);
+    coef = pr.withConst(par);
+    if (p > 0) coef.set(arFromUnconstrained(par.subarray(0, p)), 0);
+  } else {
+    coef = pr.withConst([]);
+    value = ml(new Float64Array(0));
+  }
+  const model = makeStateModel(
+    Float64Array.from(coef.subarray(0, p)),
+    Float64Array.from(coef.subarray(p, narma)),
+    d,
+  );
+  if (!model) throw new ArimaFitError('non-stationary AR part');
+  const filtered = kalmanFilter(model, pr.adjusted(pr.constOf(coef)), true);
+  return {
+    coef,
+    value,
+    variance,
+    converged,
+    sigma2: filtered.ssq / nUsed,
+    residuals: filtered.residuals!,
+    state: model,
+  };
+}
+
+/** var = A' (H·n)⁻¹ A with A the Jacobian of the AR transform (k×k, row-major). */
+function transformVariance(inv: Float64Array, A: Float64Array, k: number): Float64Array {
+  const variance = new Float64Array(k * k);
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) {
+      let s = 0;
+      for (let a = 0; a < k; a++)
+        for (let b = 0; b < k; b++) s += A[a * k + i] * inv[a * k + b] * A[b * k + j];
+      variance[i * k + j] = s;
+    }
+  }
+  return variance;
+}
+
+/** The information criteria, forecast's σ² and auto.arima's acceptance checks (see fitArima). */
+function summarise(pr: ArimaProblem, st: StageResult, options: FitArimaOptions): ArimaFit {
+  const { order, npar, narma, nUsed, method } = pr;
+  const minus2loglik = 2 * nUsed * st.value + nUsed + nUsed * Math.log(2 * Math.PI);
   const k = npar + 1;
-  const nstar = observed - d;
+  const nstar = pr.observed - order.d;
   let aic =
-    method === 'CSS' ? (options.offset ?? 0) + nstar * Math.log(sigma2) + 2 * k : minus2loglik + 2 * npar + 2;
+    method === 'CSS'
+      ? (options.offset ?? 0) + nstar * Math.log(st.sigma2) + 2 * k
+      : minus2loglik + 2 * npar + 2;
   if (Number.isNaN(aic)) aic = Number.POSITIVE_INFINITY;
   const bic = aic + k * (Math.log(nstar) - 2);
   const aicc = aic + (2 * k * (k + 1)) / (nstar - k - 1);
   let ic = options.ic === 'aic' ? aic : options.ic === 'bic' ? bic : aicc;
   let ss = 0;
-  for (let i = 0; i < residuals.length; i++) if (!Number.isNaN(residuals[i])) ss += residuals[i] ** 2;
-  const ar = Float64Array.from(coef.subarray(0, p));
-  const ma = Float64Array.from(coef.subarray(p, narma));
+  for (let i = 0; i < st.residuals.length; i++)
+    if (!Number.isNaN(st.residuals[i])) ss += st.residuals[i] ** 2;
+  const ar = Float64Array.from(st.coef.subarray(0, order.p));
+  const ma = Float64Array.from(st.coef.subarray(order.p, narma));
   if (!acceptableRoots(ar, ma)) ic = Number.POSITIVE_INFINITY;
-  if (variance)
-    for (let i = 0; i < npar; i++) if (!(variance[i * npar + i] >= 0)) ic = Number.POSITIVE_INFINITY;
+  if (st.variance)
+    for (let i = 0; i < npar; i++) if (!(st.variance[i * npar + i] >= 0)) ic = Number.POSITIVE_INFINITY;
   return {
     order,
-    constant,
+    constant: pr.constant,
     ar,
     ma,
-    constantCoef: ncx ? coef[narma] : Number.NaN,
+    constantCoef: pr.ncx ? st.coef[narma] : Number.NaN,
     sigma2: ss / (nstar - k + 1),
-    sigma2Fit: sigma2,
+    sigma2Fit: st.sigma2,
     loglik: method === 'CSS' ? Number.NaN : -0.5 * minus2loglik,
     aic,
     aicc,
@@ -339,9 +465,9 @@ export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitAr
     method,
     parameters: k,
     nobs: nUsed,
-    n,
-    state,
-    converged,
+    n: pr.n,
+    state: st.state,
+    converged: st.converged,
   };
 }
 
