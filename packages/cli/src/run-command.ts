@@ -10,7 +10,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const RUN_USAGE =
-  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--json]';
+  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--json]';
 
 const HELP = `${RUN_USAGE}
 
@@ -30,13 +30,18 @@ the forecasts file's footer (and in results.json when scored). A model error, a 
 for a pair not asked, a missing step, NaN, a timeout or a crash stops the run: exit 1, one line naming
 the origin and series, and nothing written.
 
-  --manifest   the split's manifest.json (either layout)
-  --model      the command that starts the model, e.g. "python3 examples/python/ewma_model.py"
-  --name       the model name in the forecasts file and on the leaderboard
-  --out        the forecasts file (Parquet; replaced only if asof wrote it)
-  --score      also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
-  --timeout-s  the longest the model may take for one answer (default 600)
-  --json       print a JSON summary instead of text
+  --manifest     the split's manifest.json (either layout)
+  --model        the command that starts the model, e.g. "python3 examples/python/ewma_model.py"
+  --name         the model name in the forecasts file and on the leaderboard
+  --out          the forecasts file (Parquet; replaced only if asof wrote it)
+  --score        also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
+  --timeout-s    the longest the model may take for one answer (default 600)
+  --env          one more environment variable the model inherits (repeatable; NAME, or PREFIX* for a
+                 prefix). By default the model gets only PATH, HOME, the locale, TMPDIR and the language
+                 runtimes' variables (PYTHONPATH, VIRTUAL_ENV, CONDA_*, NODE_PATH, …), never asof's own
+                 ASOF_* settings such as ASOF_FRED_API_KEY unless named here. Its stderr is relayed as
+                 "model: …" with asof's secrets redacted (any letter case, URL-encoded forms too).
+  --json         print a JSON summary instead of text
 `;
 
 function positiveSeconds(text: string | undefined): number {
@@ -62,6 +67,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       out: { type: 'string' },
       score: { type: 'string' },
       'timeout-s': { type: 'string' },
+      env: { type: 'string', multiple: true },
       json: { type: 'boolean' },
     },
     RUN_USAGE,
@@ -106,6 +112,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
     outPath: outText,
     cwd: io.cwd,
     timeoutSeconds,
+    envAllow: (values.env as string[] | undefined) ?? [],
     runner: { name: 'asof', version: ASOF_VERSION },
     log: (line) => io.err(`asof run: ${line}\n`),
     modelLog: (line) => io.err(`model: ${line}\n`),

@@ -19,6 +19,8 @@ export interface ModelProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** The longest the model may take for one reply (and to read one message, and to exit after bye). */
   timeoutMs: number;
+  /** Applied to each stderr line before it is relayed or kept for a failure message (secrets out). */
+  scrub?: (line: string) => string;
   /** Each line the model writes to stderr (its log), as it comes. */
   onStderr?: (line: string) => void;
 }
@@ -124,7 +126,7 @@ export class ModelProcess {
   }
 
   private pushStderr(line: string): void {
-    const clean = line.replace(/\r$/, '');
+    const clean = (this.options.scrub ?? ((l: string) => l))(line.replace(/\r$/, ''));
     this.options.onStderr?.(clean);
     if (clean.trim() === '') return;
     this.stderrTail.push(clean);

@@ -9,6 +9,7 @@ import { checkForecastReply, type ForecastShape, modelErrorOf, parseReplyLine } 
 import { ForecastSink } from './forecast-sink.ts';
 import { LabelCache } from './label-cache.ts';
 import { ModelConversation } from './model-conversation.ts';
+import { checkEnvAllow, modelEnvironment, modelLogScrubber } from './model-environment.ts';
 import { ModelRunError } from './model-run-error.ts';
 import { openRunSplit, type RunSplit } from './open-run-split.ts';
 import {
@@ -38,10 +39,13 @@ export interface RunModelOptions {
   timeoutSeconds?: number;
   /** Who runs the model (hello.runner, the run record). */
   runner: { name: string; version: string };
+  /** The user's environment (default process.env); the model gets only its allowed part (model-environment.ts). */
   env?: NodeJS.ProcessEnv;
+  /** `--env`: more variables (names, or prefixes ending in `*`) the model inherits besides MODEL_ENV_DEFAULT. */
+  envAllow?: readonly string[];
   /** Progress lines, at most one every few seconds. */
   log?: (line: string) => void;
-  /** Each line the model writes to stderr. */
+  /** Each line the model writes to stderr, scrubbed of asof's secrets. */
   modelLog?: (line: string) => void;
   limits?: BatchLimits;
   /** DuckDB memory_limit of the run's work database (default 2GB). */
@@ -85,6 +89,7 @@ function checkName(name: string): void {
 export async function runModel(options: RunModelOptions): Promise<RunModelResult> {
   const argv = splitCommandLine(options.command);
   checkName(options.name);
+  checkEnvAllow(options.envAllow ?? []);
   const env = options.env ?? process.env;
   const manifestPath = resolve(options.cwd, options.manifestPath);
   const files = hashCommandFiles(argv, options.cwd, env);
@@ -320,7 +325,8 @@ async function execute(
     talk = await ModelConversation.start({
       argv,
       cwd: options.cwd,
-      env: options.env,
+      env: modelEnvironment(options.env, options.envAllow),
+      scrub: modelLogScrubber(options.env),
       timeoutMs: (options.timeoutSeconds ?? 600) * 1000,
       onStderr: options.modelLog,
     });
