@@ -230,4 +230,26 @@ describe('a model runs with less than the user has, and cannot hang or flood aso
     for (const form of [KEY, KEY.toUpperCase(), encodeURIComponent(KEY.toUpperCase())])
       expect(r.stderr).not.toContain(form);
   });
+
+  it('8.2c: a model whose child holds stdout open after the model exits ends promptly, not at the timeout', async () => {
+    const r = await runHostile(['orphan'], '--timeout-s', '60');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/batch 1 .*exited with status 4/);
+    expect(r.stderr).not.toMatch(/--timeout-s 60/);
+    expect(r.seconds).toBeLessThan(20);
+  });
+
+  it('8.3b: a stdout line over the cap fails at once with one line naming the cap and how to raise it', async () => {
+    // The model writes one line without end: the run ends while it writes, so the line was never held whole.
+    const r = await runHostile(['longline'], '--max-line-mb', '1', '--timeout-s', '60');
+    expect(r.code).toBe(1);
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('asof run: ['));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/hello: the model wrote a stdout line longer than the cap of 1 MiB/);
+    expect(lines[0]).toMatch(/raise the cap with --max-line-mb/);
+    expect(r.seconds).toBeLessThan(20);
+  });
 });

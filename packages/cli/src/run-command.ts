@@ -10,7 +10,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const RUN_USAGE =
-  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--json]';
+  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--max-line-mb 256] [--json]';
 
 const HELP = `${RUN_USAGE}
 
@@ -36,6 +36,8 @@ the origin and series, and nothing written.
   --out          the forecasts file (Parquet; replaced only if asof wrote it)
   --score        also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
   --timeout-s    the longest the model may take for one answer (default 600)
+  --max-line-mb  the longest line the model may write to stdout, in MiB (default 256); a longer line
+                 stops the run at once (exit 1) without being held in memory
   --env          one more environment variable the model inherits (repeatable; NAME, or PREFIX* for a
                  prefix). By default the model gets only PATH, HOME, the locale, TMPDIR and the language
                  runtimes' variables (PYTHONPATH, VIRTUAL_ENV, CONDA_*, NODE_PATH, …), never asof's own
@@ -56,6 +58,18 @@ function positiveSeconds(text: string | undefined): number {
   return n;
 }
 
+function maxLineMb(text: string | undefined): number {
+  if (text === undefined) return 256;
+  const n = Number(text);
+  if (!(Number.isFinite(n) && n > 0 && n <= 4096)) {
+    throw new InputError(
+      'USAGE',
+      `--max-line-mb ${text}: expected a number of MiB > 0 and at most 4096, e.g. --max-line-mb 512`,
+    );
+  }
+  return n;
+}
+
 /** `asof run`: a model command through the model protocol, forecasts written, optionally scored. */
 export async function runCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
@@ -68,6 +82,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       score: { type: 'string' },
       'timeout-s': { type: 'string' },
       env: { type: 'string', multiple: true },
+      'max-line-mb': { type: 'string' },
       json: { type: 'boolean' },
     },
     RUN_USAGE,
@@ -112,6 +127,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
     outPath: outText,
     cwd: io.cwd,
     timeoutSeconds,
+    maxLineBytes: maxLineMb(values['max-line-mb'] as string | undefined) * 1024 * 1024,
     envAllow: (values.env as string[] | undefined) ?? [],
     runner: { name: 'asof', version: ASOF_VERSION },
     log: (line) => io.err(`asof run: ${line}\n`),

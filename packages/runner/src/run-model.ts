@@ -43,6 +43,8 @@ export interface RunModelOptions {
   env?: NodeJS.ProcessEnv;
   /** `--env`: more variables (names, or prefixes ending in `*`) the model inherits besides MODEL_ENV_DEFAULT. */
   envAllow?: readonly string[];
+  /** `--max-line-mb` in bytes: the longest line the model may write (default 256 MiB). */
+  maxLineBytes?: number;
   /** Progress lines, at most one every few seconds. */
   log?: (line: string) => void;
   /** Each line the model writes to stderr, scrubbed of asof's secrets. */
@@ -327,6 +329,7 @@ async function execute(
       cwd: options.cwd,
       env: modelEnvironment(options.env, options.envAllow),
       scrub: modelLogScrubber(options.env),
+      maxLineBytes: options.maxLineBytes,
       timeoutMs: (options.timeoutSeconds ?? 600) * 1000,
       onStderr: options.modelLog,
     });
