@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { sandboxAvailable } from '@asof/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO, SCRATCH } from './helpers.ts';
 import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
@@ -229,6 +230,41 @@ describe('a model runs with less than the user has, and cannot hang or flood aso
     expect(r.stderr).toMatch(/exited with status 3; its last stderr line: "LAST \*\*\*"/);
     for (const form of [KEY, KEY.toUpperCase(), encodeURIComponent(KEY.toUpperCase())])
       expect(r.stderr).not.toContain(form);
+  });
+
+  it('8.10: the cheating model cannot open targets.parquet, the exported targets.csv or the universe (sandbox)', async () => {
+    const exported = await run(
+      'export',
+      'csv',
+      '--manifest',
+      join(tiny.split, 'manifest.json'),
+      '--out',
+      'out/ss-csv',
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const csv = readdirSync(join(work, 'out', 'ss-csv')).find((f) => /^targets.*\.csv$/.test(f));
+    expect(csv).toBeDefined();
+    const answers = [
+      join(tiny.split, 'targets.parquet'),
+      join(work, 'out', 'ss-csv', csv as string),
+      join(tiny.universe, 'manifest.json'),
+    ];
+    for (const p of answers) expect(existsSync(p), p).toBe(true);
+    const r = await runHostile(['peek', ...answers], '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const sandbox = JSON.parse(r.stdout).run.sandbox;
+    const probe = sandboxAvailable();
+    // CI installs bubblewrap (.ci/run) and sets ASOF_TEST_REQUIRE_SANDBOX: there the sandbox must work.
+    if (!probe.ok && process.env.ASOF_TEST_REQUIRE_SANDBOX !== '1') {
+      // Without bubblewrap the limitation is stated and recorded; the runner canary is the control.
+      expect(sandbox.kind).toBe('none');
+      expect(r.stderr).toMatch(/the model runs unsandboxed \(/);
+      return;
+    }
+    expect(sandbox).toMatchObject({ kind: 'bubblewrap', network: false });
+    for (const p of answers) expect(r.stderr).toContain(`model: peek ${p}: ENOENT`);
+    expect(r.stderr).toMatch(/model: interfaces \[(lo)?\]/);
+    expect(r.stderr).toMatch(/model sandboxed \(bubblewrap/);
   });
 
   it('8.2c: a model whose child holds stdout open after the model exits ends promptly, not at the timeout', async () => {

@@ -4,9 +4,11 @@
 //   echo KEYFILE      writes the key in KEYFILE upper-cased and URL-encoded to stderr, then exits 3
 //   orphan            at the first predict, starts `sleep 1234` (same group, holding stdout), exits 4
 //   longline          at hello, writes an endless stdout line without a newline
-//   peek PATH…        at hello, tries to read each PATH and writes "peek PATH: ok|ERRNO" to stderr; answers
+//   peek PATH…        tries to read each PATH, writes "peek PATH: ok|ERRNO" and its network interfaces to
+//                     stderr, then answers
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { createInterface } from 'node:readline';
 
 const [mode, ...args] = process.argv.slice(2);
@@ -39,6 +41,7 @@ if (mode === 'peek') {
     }
     process.stderr.write(`peek ${p}: ${what}\n`);
   }
+  process.stderr.write(`interfaces [${Object.keys(networkInterfaces()).sort().join(',')}]\n`);
 }
 
 for await (const line of createInterface({ input: process.stdin })) {

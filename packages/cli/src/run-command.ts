@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { planOutput, writeOutputDir } from '@asof/output';
-import { runModel } from '@asof/runner';
+import { runModel, sandboxMode } from '@asof/runner';
 import { InputError } from '@asof/schema';
 import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
 import { ASOF_VERSION } from './build-universe.ts';
@@ -10,7 +10,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const RUN_USAGE =
-  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--max-line-mb 256] [--json]';
+  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--sandbox auto|on|off] [--hide PATH …] [--max-line-mb 256] [--json]';
 
 const HELP = `${RUN_USAGE}
 
@@ -43,6 +43,12 @@ the origin and series, and nothing written.
                  runtimes' variables (PYTHONPATH, VIRTUAL_ENV, CONDA_*, NODE_PATH, …), never asof's own
                  ASOF_* settings such as ASOF_FRED_API_KEY unless named here. Its stderr is relayed as
                  "model: …" with asof's secrets redacted (any letter case, URL-encoded forms too).
+  --sandbox      auto (default): where bubblewrap (Debian: apt-get install bubblewrap) works, the model
+                 runs with no network, a read-only file system, and the split folder and every asof output
+                 near it or the working folder (the universe, exports such as targets.csv, scores) hidden;
+                 elsewhere it runs unsandboxed and asof says so. on: refuse to run without the sandbox.
+                 off: never sandbox. Recorded in the run record (results.json runs[].sandbox)
+  --hide         one more file or folder the sandbox hides from the model (repeatable)
   --json         print a JSON summary instead of text
 `;
 
@@ -83,6 +89,8 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       'timeout-s': { type: 'string' },
       env: { type: 'string', multiple: true },
       'max-line-mb': { type: 'string' },
+      sandbox: { type: 'string' },
+      hide: { type: 'string', multiple: true },
       json: { type: 'boolean' },
     },
     RUN_USAGE,
@@ -128,6 +136,8 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
     cwd: io.cwd,
     timeoutSeconds,
     maxLineBytes: maxLineMb(values['max-line-mb'] as string | undefined) * 1024 * 1024,
+    sandbox: sandboxMode(values.sandbox as string | undefined),
+    hide: (values.hide as string[] | undefined) ?? [],
     envAllow: (values.env as string[] | undefined) ?? [],
     runner: { name: 'asof', version: ASOF_VERSION },
     log: (line) => io.err(`asof run: ${line}\n`),

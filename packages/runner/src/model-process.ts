@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { InputError } from '@asof/schema';
 
 /** Why the model stopped answering: it exited, or it took longer than the timeout. */
@@ -6,6 +7,31 @@ export type ModelFailure =
   | { kind: 'exited'; code: number | null; signal: string | null; stderr: string[] }
   | { kind: 'timeout'; seconds: number; stderr: string[] }
   | { kind: 'line-too-long'; maxLineBytes: number; stderr: string[] };
+
+/** The model's program cannot be started (bad input, exit 2): `err` is the spawn error, or an access check's. */
+export function modelNotStarted(program: string, err: NodeJS.ErrnoException): InputError {
+  const why =
+    err.code === 'ENOENT'
+      ? 'no such program (not a path that exists, nor a command on PATH)'
+      : err.code === 'EACCES'
+        ? 'not executable'
+        : err.message;
+  return new InputError(
+    'MODEL_COMMAND_NOT_STARTED',
+    `--model: cannot start ${JSON.stringify(program)}: ${why}; give a program and its arguments, e.g. --model "python3 examples/python/ewma_model.py"`,
+    { context: { value: program, errno: err.code } },
+  );
+}
+
+/** A wrapper's status 128+N for a model killed by signal N, as Node reports a signal. */
+function unwrapExit(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): { code: number | null; signal: string | null } {
+  if (code === null || code <= 128) return { code, signal };
+  const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0];
+  return name ? { code: null, signal: name } : { code, signal };
+}
 
 /** Thrown by ModelProcess when the child cannot answer; the runner turns it into a ModelRunError naming what it waited for. */
 export class ModelFailureSignal extends Error {
@@ -22,6 +48,8 @@ export interface ModelProcessOptions {
   timeoutMs: number;
   /** The longest stdout line the model may write, in bytes (default DEFAULT_MAX_LINE_BYTES). */
   maxLineBytes?: number;
+  /** The argv starts a wrapper (bubblewrap) that runs the model: it reports a model killed by signal N as 128+N. */
+  wrapped?: boolean;
   /** Applied to each stderr line before it is relayed or kept for a failure message (secrets out). */
   scrub?: (line: string) => string;
   /** Each line the model writes to stderr (its log), as it comes. */
@@ -70,7 +98,7 @@ export class ModelProcess {
     // The exit, not the pipes' close, ends the conversation: what the model wrote before it exited is
     // still read, but a process it started that holds stdout open no longer keeps asof waiting.
     child.on('exit', (code, signal) => {
-      this.exit = { code, signal };
+      this.exit = options.wrapped ? unwrapExit(code, signal) : { code, signal };
       this.killGroup();
       setTimeout(() => this.markClosed(), PIPE_GRACE_MS).unref();
     });
@@ -92,21 +120,7 @@ export class ModelProcess {
     });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
-      child.once('error', (err: NodeJS.ErrnoException) => {
-        const why =
-          err.code === 'ENOENT'
-            ? 'no such program (not a path that exists, nor a command on PATH)'
-            : err.code === 'EACCES'
-              ? 'not executable'
-              : err.message;
-        reject(
-          new InputError(
-            'MODEL_COMMAND_NOT_STARTED',
-            `--model: cannot start ${JSON.stringify(program)}: ${why}; give a program and its arguments, e.g. --model "python3 examples/python/ewma_model.py"`,
-            { context: { value: program, errno: err.code } },
-          ),
-        );
-      });
+      child.once('error', (err: NodeJS.ErrnoException) => reject(modelNotStarted(program, err)));
     });
     return new ModelProcess(child, options);
   }

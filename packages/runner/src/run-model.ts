@@ -11,6 +11,7 @@ import { LabelCache } from './label-cache.ts';
 import { ModelConversation } from './model-conversation.ts';
 import { checkEnvAllow, modelEnvironment, modelLogScrubber } from './model-environment.ts';
 import { ModelRunError } from './model-run-error.ts';
+import { modelSandbox, type SandboxMode } from './model-sandbox.ts';
 import { openRunSplit, type RunSplit } from './open-run-split.ts';
 import {
   MAX_SAMPLES,
@@ -43,6 +44,10 @@ export interface RunModelOptions {
   env?: NodeJS.ProcessEnv;
   /** `--env`: more variables (names, or prefixes ending in `*`) the model inherits besides MODEL_ENV_DEFAULT. */
   envAllow?: readonly string[];
+  /** `--sandbox`: auto (default; bubblewrap where it works), on (required), off. */
+  sandbox?: SandboxMode;
+  /** `--hide`: more paths the sandbox hides from the model, besides the split and the asof outputs it finds. */
+  hide?: readonly string[];
   /** `--max-line-mb` in bytes: the longest line the model may write (default 256 MiB). */
   maxLineBytes?: number;
   /** Progress lines, at most one every few seconds. */
@@ -324,8 +329,21 @@ async function execute(
     log(
       `${at()} split ${split.dataset_id.slice(0, 12)}: ${fmt(split.pairs.length)} (series, origin) pairs over ${fmt(split.origins)} origins, ${fmt(split.trainRows)} training rows`,
     );
+    const sandbox = modelSandbox({
+      mode: options.sandbox ?? 'auto',
+      cwd: options.cwd,
+      env: options.env,
+      splitDir: dirname(options.manifestPath),
+      hide: options.hide,
+    });
+    log(
+      sandbox.record.kind === 'bubblewrap'
+        ? `${at()} model sandboxed (${sandbox.record.detail}): no network, ${sandbox.record.hidden.length} asof output(s) hidden (${sandbox.record.hidden.join(', ')})`
+        : `${at()} the model runs unsandboxed (${sandbox.record.detail}): it can read the split's targets, the universe and the network; install bubblewrap to hide them (docs/model-protocol.md)`,
+    );
     talk = await ModelConversation.start({
-      argv,
+      argv: sandbox.wrap(argv),
+      wrapped: sandbox.record.kind === 'bubblewrap',
       cwd: options.cwd,
       env: modelEnvironment(options.env, options.envAllow),
       scrub: modelLogScrubber(options.env),
@@ -382,6 +400,7 @@ async function execute(
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
       },
+      sandbox: sandbox.record,
     };
     log(`${at()} ${fmt(predicted.batches)} batches answered; writing ${fmt(sink.rows)} forecast rows`);
     await sink.write(file, { run: record });
