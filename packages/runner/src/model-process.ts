@@ -57,6 +57,8 @@ export interface ModelProcessOptions {
 }
 
 const STDERR_TAIL = 5;
+/** The longest stderr line relayed whole (characters); a longer one is relayed in pieces of this size. */
+const STDERR_PIECE = 64 * 1024;
 /** The default cap on one reply line: far above the largest batch reply (500 pairs × 200 samples × a long horizon). */
 export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 /**
@@ -184,6 +186,11 @@ export class ModelProcess {
     const lines = text.split('\n');
     this.stderrPart = lines.pop() ?? '';
     for (const line of lines) this.pushStderr(line);
+    // A log line without end is relayed in pieces, so stderr cannot fill memory as stdout could not.
+    while (this.stderrPart.length > STDERR_PIECE) {
+      this.pushStderr(this.stderrPart.slice(0, STDERR_PIECE));
+      this.stderrPart = this.stderrPart.slice(STDERR_PIECE);
+    }
   }
 
   private pushStderr(line: string): void {

@@ -195,6 +195,9 @@ interface RunContext {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+/** The first few of a list, for a log line; the run record has them all. */
+const listed = (items: readonly string[]) =>
+  items.length > 4 ? `${items.slice(0, 4).join(', ')} and ${items.length - 4} more` : items.join(', ');
 
 /** hello both ways: the model's answer, checked, and the shape of every path it declared. */
 async function exchangeHello(
@@ -338,7 +341,7 @@ async function execute(
     });
     log(
       sandbox.record.kind === 'bubblewrap'
-        ? `${at()} model sandboxed (${sandbox.record.detail}): no network, ${sandbox.record.hidden.length} asof output(s) hidden (${sandbox.record.hidden.join(', ')})`
+        ? `${at()} model sandboxed (${sandbox.record.detail}): no network, ${sandbox.record.hidden.length} asof output(s) hidden (${listed(sandbox.record.hidden)})`
         : `${at()} the model runs unsandboxed (${sandbox.record.detail}): it can read the split's targets, the universe and the network; install bubblewrap to hide them (docs/model-protocol.md)`,
     );
     talk = await ModelConversation.start({
