@@ -11,7 +11,7 @@ import { LabelCache } from './label-cache.ts';
 import { ModelConversation } from './model-conversation.ts';
 import { checkEnvAllow, modelEnvironment, modelLogScrubber } from './model-environment.ts';
 import { ModelRunError } from './model-run-error.ts';
-import { modelSandbox, type SandboxMode } from './model-sandbox.ts';
+import { type ModelSandbox, modelSandbox, type SandboxMode } from './model-sandbox.ts';
 import { openRunSplit, type RunSplit } from './open-run-split.ts';
 import {
   MAX_SAMPLES,
@@ -102,6 +102,15 @@ export async function runModel(options: RunModelOptions): Promise<RunModelResult
   const files = hashCommandFiles(argv, options.cwd, env);
   const verified = await openVerifiedManifest(manifestPath, { label: options.manifestPath });
   try {
+    // Before any work: --sandbox on without a sandbox, or a program that does not exist, is bad input.
+    const sandbox = modelSandbox({
+      mode: options.sandbox ?? 'auto',
+      cwd: options.cwd,
+      env,
+      splitDir: dirname(manifestPath),
+      hide: options.hide,
+    });
+    const startArgv = sandbox.wrap(argv);
     const written = await writeOutputFile(
       resolve(options.cwd, options.outPath),
       {
@@ -114,7 +123,15 @@ export async function runModel(options: RunModelOptions): Promise<RunModelResult
         beforeSwitch: () => verified.recheck(),
       },
       ({ file, work }) =>
-        verified.guard(() => execute({ ...options, manifestPath, env }, argv, files, verified, file, work)),
+        verified.guard(() =>
+          execute(
+            { ...options, manifestPath, env },
+            { argv, files, sandbox, startArgv },
+            verified,
+            file,
+            work,
+          ),
+        ),
     );
     return { ...written.value, path: written.path };
   } finally {
@@ -306,10 +323,17 @@ async function predictAll(
   return { guard, pairs, batches: count };
 }
 
+/** The model's command: as given (recorded), its files, its sandbox and the argv that starts it in there. */
+interface ModelCommand {
+  argv: string[];
+  files: RunRecord['files'];
+  sandbox: ModelSandbox;
+  startArgv: string[];
+}
+
 async function execute(
   options: RunModelOptions & { env: NodeJS.ProcessEnv },
-  argv: string[],
-  files: RunRecord['files'],
+  { argv, files, sandbox, startArgv }: ModelCommand,
   verified: VerifiedManifest,
   file: string,
   work: string,
@@ -332,20 +356,13 @@ async function execute(
     log(
       `${at()} split ${split.dataset_id.slice(0, 12)}: ${fmt(split.pairs.length)} (series, origin) pairs over ${fmt(split.origins)} origins, ${fmt(split.trainRows)} training rows`,
     );
-    const sandbox = modelSandbox({
-      mode: options.sandbox ?? 'auto',
-      cwd: options.cwd,
-      env: options.env,
-      splitDir: dirname(options.manifestPath),
-      hide: options.hide,
-    });
     log(
       sandbox.record.kind === 'bubblewrap'
         ? `${at()} model sandboxed (${sandbox.record.detail}): no network, ${sandbox.record.hidden.length} asof output(s) hidden (${listed(sandbox.record.hidden)})`
         : `${at()} the model runs unsandboxed (${sandbox.record.detail}): it can read the split's targets, the universe and the network; install bubblewrap to hide them (docs/model-protocol.md)`,
     );
     talk = await ModelConversation.start({
-      argv: sandbox.wrap(argv),
+      argv: startArgv,
       wrapped: sandbox.record.kind === 'bubblewrap',
       cwd: options.cwd,
       env: modelEnvironment(options.env, options.envAllow),
