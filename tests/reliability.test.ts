@@ -12,8 +12,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { sandboxAvailable } from '@asof/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, SCRATCH } from './helpers.ts';
+import { asofIn, REPO, SCRATCH } from './helpers.ts';
 import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 52 / audit reliability-2026-12: one named test per defect the probe found, each failing on the code
@@ -160,5 +161,131 @@ describe('--out replaces an asof output only of its own kind (issue 52 item 2)',
   it('a command still replaces its own kind: build over the universe', async () => {
     const r = await run('build', tiny.pipeline, '--out', 'out/victimU');
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('a model runs with less than the user has, and cannot hang or flood asof run (issue 52 items 3, 6)', {
+  timeout: 120_000,
+}, () => {
+  const HOSTILE = join(REPO, 'tests', 'models', 'hostile-model.mjs');
+  const KEY = 'secretkeymarker9876543210qwertyu';
+  const UA = 'Rel3Tester uamarker77@example.org';
+  const model = (...words: string[]) =>
+    [process.execPath, HOSTILE, ...words].map((w) => JSON.stringify(w)).join(' ');
+  let n = 0;
+  /** `asof run` of the hostile model on the tiny split, with asof's secrets in the environment. */
+  async function runHostile(words: string[], ...flags: string[]) {
+    const saved = { key: process.env.ASOF_FRED_API_KEY, ua: process.env.ASOF_SEC_USER_AGENT };
+    process.env.ASOF_FRED_API_KEY = KEY;
+    process.env.ASOF_SEC_USER_AGENT = UA;
+    process.env.ASOF_MODEL_SETTING = 'allowed-by-name';
+    try {
+      const started = performance.now();
+      const r = await run(
+        'run',
+        '--manifest',
+        join(tiny.split, 'manifest.json'),
+        '--model',
+        model(...words),
+        '--name',
+        'hostile',
+        '--out',
+        `out/hostile-${n++}.parquet`,
+        ...flags,
+      );
+      return { ...r, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      for (const [name, value] of [
+        ['ASOF_FRED_API_KEY', saved.key],
+        ['ASOF_SEC_USER_AGENT', saved.ua],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      delete process.env.ASOF_MODEL_SETTING;
+    }
+  }
+
+  it('8.4b: the model sees no ASOF_* variable (keys, user agent, state folder)', async () => {
+    const r = await runHostile(['env']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/model: ASOF-VARS \[\]/);
+    expect(r.stderr).not.toContain(KEY);
+  });
+
+  it('8.4b: the model sees an ASOF_* variable only when allowed by name with --env', async () => {
+    const r = await runHostile(['env'], '--env', 'ASOF_MODEL_SETTING', '--env', 'A*');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/model: ASOF-VARS \[ASOF_MODEL_SETTING\]/);
+  });
+
+  it('8.4b, 5.10: an upper-cased and a URL-encoded echo of the key on the model’s stderr is scrubbed', async () => {
+    const keyFile = join(work, 'key.txt');
+    writeFileSync(keyFile, KEY);
+    const r = await runHostile(['echo', keyFile]);
+    expect(r.code).toBe(1);
+    // Relayed lines and the failure message (its last stderr line) both.
+    expect(r.stderr).toMatch(/model: UPPER \*\*\*/);
+    expect(r.stderr).toMatch(/model: ENCODED api_key%3D\*\*\*&x=\*\*\*/);
+    expect(r.stderr).toMatch(/exited with status 3; its last stderr line: "LAST \*\*\*"/);
+    for (const form of [KEY, KEY.toUpperCase(), encodeURIComponent(KEY.toUpperCase())])
+      expect(r.stderr).not.toContain(form);
+  });
+
+  it('8.10: the cheating model cannot open targets.parquet, the exported targets.csv or the universe (sandbox)', async () => {
+    const exported = await run(
+      'export',
+      'csv',
+      '--manifest',
+      join(tiny.split, 'manifest.json'),
+      '--out',
+      'out/ss-csv',
+    );
+    expect(exported.code, exported.stderr).toBe(0);
+    const csv = readdirSync(join(work, 'out', 'ss-csv')).find((f) => /^targets.*\.csv$/.test(f));
+    expect(csv).toBeDefined();
+    const answers = [
+      join(tiny.split, 'targets.parquet'),
+      join(work, 'out', 'ss-csv', csv as string),
+      join(tiny.universe, 'manifest.json'),
+    ];
+    for (const p of answers) expect(existsSync(p), p).toBe(true);
+    const r = await runHostile(['peek', ...answers], '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const sandbox = JSON.parse(r.stdout).run.sandbox;
+    const probe = sandboxAvailable();
+    // CI installs bubblewrap (.ci/run) and sets ASOF_TEST_REQUIRE_SANDBOX: there the sandbox must work.
+    if (!probe.ok && process.env.ASOF_TEST_REQUIRE_SANDBOX !== '1') {
+      // Without bubblewrap the limitation is stated and recorded; the runner canary is the control.
+      expect(sandbox.kind).toBe('none');
+      expect(r.stderr).toMatch(/the model runs unsandboxed \(/);
+      return;
+    }
+    expect(sandbox).toMatchObject({ kind: 'bubblewrap', network: false });
+    for (const p of answers) expect(r.stderr).toContain(`model: peek ${p}: ENOENT`);
+    expect(r.stderr).toMatch(/model: interfaces \[(lo)?\]/);
+    expect(r.stderr).toMatch(/model sandboxed \(bubblewrap/);
+  });
+
+  it('8.2c: a model whose child holds stdout open after the model exits ends promptly, not at the timeout', async () => {
+    const r = await runHostile(['orphan'], '--timeout-s', '60');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/batch 1 .*exited with status 4/);
+    expect(r.stderr).not.toMatch(/--timeout-s 60/);
+    expect(r.seconds).toBeLessThan(20);
+  });
+
+  it('8.3b: a stdout line over the cap fails at once with one line naming the cap and how to raise it', async () => {
+    // The model writes one line without end: the run ends while it writes, so the line was never held whole.
+    const r = await runHostile(['longline'], '--max-line-mb', '1', '--timeout-s', '60');
+    expect(r.code).toBe(1);
+    const lines = r.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('asof run: ['));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/hello: the model wrote a stdout line longer than the cap of 1 MiB/);
+    expect(lines[0]).toMatch(/raise the cap with --max-line-mb/);
+    expect(r.seconds).toBeLessThan(20);
   });
 });

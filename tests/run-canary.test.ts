@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
+import { sandboxAvailable } from '@asof/runner';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, REPO, removeOutput, scratchOut } from './helpers.ts';
@@ -9,7 +11,8 @@ import { CANARY_T, canaryFixture } from './shared-fixtures.ts';
 // The leakage canary for asof run (issue 17): poison every row published after t in the universe (same
 // timestamps, wild values), rebuild the split, run the Python example through the runner: every forecast
 // for an origin <= t must be bit-identical. A model that reads the answers from disk instead (the split's
-// targets.parquet, or the universe's files) is caught: its forecasts for origins <= t move.
+// targets.parquet, or the universe's files) is caught: its forecasts for origins <= t move — or, where the
+// model runs in the bubblewrap sandbox (issue 52), it cannot open those files at all.
 // The universes are the run's shared canary (shared-fixtures.ts: built once, read only).
 const T = CANARY_T;
 const clean = { abs: '' };
@@ -25,6 +28,9 @@ const python = pythonWith('import json, statistics');
 const hasPython = requirePython(python, 'python3', 'the runner canary');
 const TSX = join(REPO, 'node_modules', '.bin', 'tsx');
 const CHEAT = join(REPO, 'tests', 'models', 'cheating-model.ts');
+// Where bubblewrap works (CI installs it) the cheater cannot see the answers at all; elsewhere the canary's
+// comparison is what catches it.
+const sandboxed = sandboxAvailable().ok;
 
 beforeAll(async () => {
   const canary = await canaryFixture();
@@ -44,6 +50,13 @@ beforeAll(async () => {
 
 /** Runs a model on a split through `asof run`; returns the forecasts file. */
 async function runOn(split: { rel: string }, model: string, name: string): Promise<string> {
+  const { file, r } = await tryRunOn(split, model, name);
+  expect(r.code, r.stderr).toBe(0);
+  return file;
+}
+
+/** `asof run` of a model on a split: the forecasts file it writes (if it succeeds) and the CLI result. */
+async function tryRunOn(split: { rel: string }, model: string, name: string) {
   const out = scratchOut(`${name}-${split.rel.includes('poisoned') ? 'poisoned' : 'clean'}`);
   outputs.push(out.abs);
   const file = `${out.rel}.parquet`;
@@ -59,8 +72,7 @@ async function runOn(split: { rel: string }, model: string, name: string): Promi
     '--out',
     file,
   );
-  expect(r.code, r.stderr).toBe(0);
-  return join(REPO, file);
+  return { file: join(REPO, file), r };
 }
 
 interface Row {
@@ -129,8 +141,23 @@ describe('runner canary: a model behind asof run sees nothing published after it
       (split: { abs: string }) => `--universe ${split === splitClean ? clean.abs : poisoned.abs}`,
     ],
   ])(
-    'catches a model that reads %s from disk: its forecasts for origins <= t move',
+    'catches a model that reads %s from disk: it cannot open it (sandbox), or its forecasts for origins <= t move',
     async (_what, source) => {
+      // CI installs bubblewrap and requires it (.ci/run): there the comparison alone is not enough.
+      if (process.env.ASOF_TEST_REQUIRE_SANDBOX === '1')
+        expect(sandboxed, 'bubblewrap must work here').toBe(true);
+      if (sandboxed) {
+        // Issue 52: in the sandbox the answers are not there to read; the cheater fails on its own read.
+        for (const split of [splitClean, splitPoisoned]) {
+          const { file, r } = await tryRunOn(split, `${TSX} ${CHEAT} ${source(split)}`, 'cheat');
+          expect(r.code, r.stderr).toBe(1);
+          expect(r.stderr).toMatch(/model sandboxed \(bubblewrap/);
+          expect(r.stderr).toMatch(/model cheat, hello: the model exited with status 1/);
+          expect(r.stderr).toMatch(/No files found|does not exist|IO Error/);
+          expect(existsSync(file)).toBe(false);
+        }
+        return;
+      }
       const a = await runOn(splitClean, `${TSX} ${CHEAT} ${source(splitClean)}`, 'cheat');
       const b = await runOn(splitPoisoned, `${TSX} ${CHEAT} ${source(splitPoisoned)}`, 'cheat');
       const c = await compare(a, b);

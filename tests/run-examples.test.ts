@@ -115,6 +115,11 @@ describe('asof run: the example models on a small split', { timeout: 300_000 }, 
       expect(leaderboard).toContain(
         `| ewma | ${pairs} of ${pairs} pairs | ${pairs} requests, ${run0.guard.rows} rows |`,
       );
+      // Issue 52: how the model was confined, in results.json and beside its rank.
+      expect(['bubblewrap', 'none']).toContain(run0.sandbox.kind);
+      expect(leaderboard).toMatch(
+        run0.sandbox.kind === 'none' ? /\| none: could read the answers/ : /\| bubblewrap: no network/,
+      );
     },
   );
 

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { planOutput, writeOutputDir } from '@asof/output';
-import { runModel } from '@asof/runner';
+import { runModel, sandboxMode } from '@asof/runner';
 import { InputError } from '@asof/schema';
 import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
 import { ASOF_VERSION } from './build-universe.ts';
@@ -11,7 +11,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const RUN_USAGE =
-  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--json]';
+  'asof run --manifest SPLIT/manifest.json --model "CMD …" --name NAME --out FILE.parquet [--score DIR] [--timeout-s 600] [--env NAME …] [--sandbox auto|on|off] [--hide PATH …] [--max-line-mb 256] [--json]';
 
 const HELP = `${RUN_USAGE}
 
@@ -31,13 +31,26 @@ the forecasts file's footer (and in results.json when scored). A model error, a 
 for a pair not asked, a missing step, NaN, a timeout or a crash stops the run: exit 1, one line naming
 the origin and series, and nothing written.
 
-  --manifest   the split's manifest.json (either layout)
-  --model      the command that starts the model, e.g. "python3 examples/python/ewma_model.py"
-  --name       the model name in the forecasts file and on the leaderboard
-  --out        the forecasts file (Parquet; replaced only if asof wrote it)
-  --score      also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
-  --timeout-s  the longest the model may take for one answer (default 600)
-  --json       print a JSON summary instead of text
+  --manifest     the split's manifest.json (either layout)
+  --model        the command that starts the model, e.g. "python3 examples/python/ewma_model.py"
+  --name         the model name in the forecasts file and on the leaderboard
+  --out          the forecasts file (Parquet; replaced only if asof wrote it)
+  --score        also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
+  --timeout-s    the longest the model may take for one answer (default 600)
+  --max-line-mb  the longest line the model may write to stdout, in MiB (default 256); a longer line
+                 stops the run at once (exit 1) without being held in memory
+  --env          one more environment variable the model inherits (repeatable; NAME, or PREFIX* for a
+                 prefix). By default the model gets only PATH, HOME, the locale, TMPDIR and the language
+                 runtimes' variables (PYTHONPATH, VIRTUAL_ENV, CONDA_*, NODE_PATH, …), never asof's own
+                 ASOF_* settings such as ASOF_FRED_API_KEY unless named here. Its stderr is relayed as
+                 "model: …" with asof's secrets redacted (any letter case, URL-encoded forms too).
+  --sandbox      auto (default): where bubblewrap (Debian: apt-get install bubblewrap) works, the model
+                 runs with no network, a read-only file system, and the split folder and every asof output
+                 near it or the working folder (the universe, exports such as targets.csv, scores) hidden;
+                 elsewhere it runs unsandboxed and asof says so. on: refuse to run without the sandbox.
+                 off: never sandbox. Recorded in the run record (results.json runs[].sandbox)
+  --hide         one more file or folder the sandbox hides from the model (repeatable)
+  --json         print a JSON summary instead of text
 `;
 
 function positiveSeconds(text: string | undefined): number {
@@ -47,6 +60,18 @@ function positiveSeconds(text: string | undefined): number {
     throw new InputError(
       'USAGE',
       `--timeout-s ${text}: expected a number of seconds > 0, e.g. --timeout-s 600`,
+    );
+  }
+  return n;
+}
+
+function maxLineMb(text: string | undefined): number {
+  if (text === undefined) return 256;
+  const n = Number(text);
+  if (!(Number.isFinite(n) && n > 0 && n <= 4096)) {
+    throw new InputError(
+      'USAGE',
+      `--max-line-mb ${text}: expected a number of MiB > 0 and at most 4096, e.g. --max-line-mb 512`,
     );
   }
   return n;
@@ -63,6 +88,10 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       out: { type: 'string' },
       score: { type: 'string' },
       'timeout-s': { type: 'string' },
+      env: { type: 'string', multiple: true },
+      'max-line-mb': { type: 'string' },
+      sandbox: { type: 'string' },
+      hide: { type: 'string', multiple: true },
       json: { type: 'boolean' },
     },
     RUN_USAGE,
@@ -107,6 +136,10 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
     outPath: outText,
     cwd: io.cwd,
     timeoutSeconds,
+    maxLineBytes: maxLineMb(values['max-line-mb'] as string | undefined) * 1024 * 1024,
+    sandbox: sandboxMode(values.sandbox as string | undefined),
+    hide: (values.hide as string[] | undefined) ?? [],
+    envAllow: (values.env as string[] | undefined) ?? [],
     runner: { name: 'asof', version: ASOF_VERSION },
     log: (line) => io.err(`asof run: ${line}\n`),
     modelLog: (line) => io.err(`model: ${line}\n`),

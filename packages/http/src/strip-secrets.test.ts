@@ -22,6 +22,14 @@ describe('stripSecrets', () => {
     expect(out.match(/\*\*\*/g)?.length).toBe(4);
   });
 
+  it('redacts a secret echoed in another letter case, also URL-encoded with lower-case hex (issue 52)', () => {
+    const out = stripSecrets(
+      'up=ABC123KEY mixed=aBc123Key enc=jane%20doe%20JANE%40EXAMPLE.COM hex=Jane%20Doe%20jane%40example.com form=JANE+DOE+JANE%40EXAMPLE.COM',
+      opts,
+    );
+    expect(out).toBe('up=*** mixed=*** enc=*** hex=*** form=***');
+  });
+
   it('leaves text without secrets unchanged', () => {
     expect(stripSecrets('nothing to see', opts)).toBe('nothing to see');
   });

@@ -37,6 +37,14 @@ export class ModelConversation {
         { context: { timeout_s: this.timeoutSeconds } },
       );
     }
+    if (f.kind === 'line-too-long') {
+      const mb = f.maxLineBytes / (1024 * 1024);
+      return new ModelRunError(
+        'MODEL_LINE_TOO_LONG',
+        `${where}: the model wrote a stdout line longer than the cap of ${mb} MiB (--max-line-mb ${mb}) and was stopped; write one JSON message per line, or raise the cap with --max-line-mb N`,
+        { context: { max_line_bytes: f.maxLineBytes } },
+      );
+    }
     const how = f.signal ? `was killed by ${f.signal}` : `exited with status ${f.code}`;
     return new ModelRunError('MODEL_EXITED', `${where}: the model ${how}; ${stderrHint(f.stderr)}`, {
       context: { code: f.code, signal: f.signal },

@@ -9,7 +9,9 @@ import { checkForecastReply, type ForecastShape, modelErrorOf, parseReplyLine } 
 import { ForecastSink } from './forecast-sink.ts';
 import { LabelCache } from './label-cache.ts';
 import { ModelConversation } from './model-conversation.ts';
+import { checkEnvAllow, modelEnvironment, modelLogScrubber } from './model-environment.ts';
 import { ModelRunError } from './model-run-error.ts';
+import { type ModelSandbox, modelSandbox, type SandboxMode } from './model-sandbox.ts';
 import { openRunSplit, type RunSplit } from './open-run-split.ts';
 import {
   MAX_SAMPLES,
@@ -38,10 +40,19 @@ export interface RunModelOptions {
   timeoutSeconds?: number;
   /** Who runs the model (hello.runner, the run record). */
   runner: { name: string; version: string };
+  /** The user's environment (default process.env); the model gets only its allowed part (model-environment.ts). */
   env?: NodeJS.ProcessEnv;
+  /** `--env`: more variables (names, or prefixes ending in `*`) the model inherits besides MODEL_ENV_DEFAULT. */
+  envAllow?: readonly string[];
+  /** `--sandbox`: auto (default; bubblewrap where it works), on (required), off. */
+  sandbox?: SandboxMode;
+  /** `--hide`: more paths the sandbox hides from the model, besides the split and the asof outputs it finds. */
+  hide?: readonly string[];
+  /** `--max-line-mb` in bytes: the longest line the model may write (default 256 MiB). */
+  maxLineBytes?: number;
   /** Progress lines, at most one every few seconds. */
   log?: (line: string) => void;
-  /** Each line the model writes to stderr. */
+  /** Each line the model writes to stderr, scrubbed of asof's secrets. */
   modelLog?: (line: string) => void;
   limits?: BatchLimits;
   /** DuckDB memory_limit of the run's work database (default 2GB). */
@@ -85,11 +96,21 @@ function checkName(name: string): void {
 export async function runModel(options: RunModelOptions): Promise<RunModelResult> {
   const argv = splitCommandLine(options.command);
   checkName(options.name);
+  checkEnvAllow(options.envAllow ?? []);
   const env = options.env ?? process.env;
   const manifestPath = resolve(options.cwd, options.manifestPath);
   const files = hashCommandFiles(argv, options.cwd, env);
   const verified = await openVerifiedManifest(manifestPath, { label: options.manifestPath });
   try {
+    // Before any work: --sandbox on without a sandbox, or a program that does not exist, is bad input.
+    const sandbox = modelSandbox({
+      mode: options.sandbox ?? 'auto',
+      cwd: options.cwd,
+      env,
+      splitDir: dirname(manifestPath),
+      hide: options.hide,
+    });
+    const startArgv = sandbox.wrap(argv);
     const written = await writeOutputFile(
       resolve(options.cwd, options.outPath),
       {
@@ -102,7 +123,15 @@ export async function runModel(options: RunModelOptions): Promise<RunModelResult
         beforeSwitch: () => verified.recheck(),
       },
       ({ file, work }) =>
-        verified.guard(() => execute({ ...options, manifestPath, env }, argv, files, verified, file, work)),
+        verified.guard(() =>
+          execute(
+            { ...options, manifestPath, env },
+            { argv, files, sandbox, startArgv },
+            verified,
+            file,
+            work,
+          ),
+        ),
     );
     return { ...written.value, path: written.path };
   } finally {
@@ -183,6 +212,9 @@ interface RunContext {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+/** The first few of a list, for a log line; the run record has them all. */
+const listed = (items: readonly string[]) =>
+  items.length > 4 ? `${items.slice(0, 4).join(', ')} and ${items.length - 4} more` : items.join(', ');
 
 /** hello both ways: the model's answer, checked, and the shape of every path it declared. */
 async function exchangeHello(
@@ -291,10 +323,17 @@ async function predictAll(
   return { guard, pairs, batches: count };
 }
 
+/** The model's command: as given (recorded), its files, its sandbox and the argv that starts it in there. */
+interface ModelCommand {
+  argv: string[];
+  files: RunRecord['files'];
+  sandbox: ModelSandbox;
+  startArgv: string[];
+}
+
 async function execute(
   options: RunModelOptions & { env: NodeJS.ProcessEnv },
-  argv: string[],
-  files: RunRecord['files'],
+  { argv, files, sandbox, startArgv }: ModelCommand,
   verified: VerifiedManifest,
   file: string,
   work: string,
@@ -317,10 +356,18 @@ async function execute(
     log(
       `${at()} split ${split.dataset_id.slice(0, 12)}: ${fmt(split.pairs.length)} (series, origin) pairs over ${fmt(split.origins)} origins, ${fmt(split.trainRows)} training rows`,
     );
+    log(
+      sandbox.record.kind === 'bubblewrap'
+        ? `${at()} model sandboxed (${sandbox.record.detail}): no network, ${sandbox.record.hidden.length} asof output(s) hidden (${listed(sandbox.record.hidden)})`
+        : `${at()} the model runs unsandboxed (${sandbox.record.detail}): it can read the split's targets, the universe and the network; install bubblewrap to hide them (docs/model-protocol.md)`,
+    );
     talk = await ModelConversation.start({
-      argv,
+      argv: startArgv,
+      wrapped: sandbox.record.kind === 'bubblewrap',
       cwd: options.cwd,
-      env: options.env,
+      env: modelEnvironment(options.env, options.envAllow),
+      scrub: modelLogScrubber(options.env),
+      maxLineBytes: options.maxLineBytes,
       timeoutMs: (options.timeoutSeconds ?? 600) * 1000,
       onStderr: options.modelLog,
     });
@@ -373,6 +420,7 @@ async function execute(
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
       },
+      sandbox: sandbox.record,
     };
     log(`${at()} ${fmt(predicted.batches)} batches answered; writing ${fmt(sink.rows)} forecast rows`);
     await sink.write(file, { run: record });

@@ -117,6 +117,16 @@ function partialSection(results: ScoringResults, baselines: Set<string>): string
   return out.join('\n');
 }
 
+/**
+ * How the model process was confined (issue 52): a run without the sandbox could read the split's
+ * targets, and the leaderboard says so beside its rank, not only results.json.
+ */
+function sandboxCell(s: NonNullable<ScoringResults['runs']>[number]['sandbox']): string {
+  if (!s) return 'not recorded';
+  if (s.kind === 'none') return `none: could read the answers (${md(s.detail)})`;
+  return `bubblewrap: no network, ${s.hidden.length} output(s) hidden`;
+}
+
 /** Models run by `asof run`: what each was served through the look-ahead guard, and how it was started. */
 function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
   const rows = runs.map((r) => [
@@ -126,11 +136,15 @@ function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
     r.fit ? `${r.fit.series} series, ${r.fit.rows} rows` : 'declined',
     `${r.protocol_version}`,
     `${r.runtime.seconds.toFixed(1)} s (model ${r.runtime.model_seconds.toFixed(1)} s)`,
+    sandboxCell(r.sandbox),
     md(r.command.join(' ')),
   ]);
   return [
     '## Model runs (asof run, behind the look-ahead guard)\n',
-    table(['model', 'answered', 'guard checks', 'fit snapshot', 'protocol', 'run time', 'command'], rows),
+    table(
+      ['model', 'answered', 'guard checks', 'fit snapshot', 'protocol', 'run time', 'sandbox', 'command'],
+      rows,
+    ),
     '',
   ].join('\n');
 }

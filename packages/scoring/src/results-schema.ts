@@ -214,6 +214,18 @@ export const RunRecord = z
         platform: z.string(),
       })
       .strict(),
+    sandbox: z
+      .object({
+        kind: z.enum(['bubblewrap', 'none']),
+        detail: z.string().describe("bubblewrap's version, or why the model ran unsandboxed"),
+        hidden: z
+          .array(z.string())
+          .describe('the asof outputs hidden from the model (split, universe, exports)'),
+        network: z.boolean().describe('whether the model could reach the network'),
+      })
+      .strict()
+      .optional()
+      .describe('how the model process was confined (absent in runs before issue 52)'),
   })
   .strict();
 export type RunRecord = z.infer<typeof RunRecord>;
