@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,4 +129,22 @@ export function scratchOut(name: string): { abs: string; rel: string } {
   const abs = join(SCRATCH, `test-${name}-${process.pid}`);
   removeOutput(abs);
   return { abs, rel: relative(REPO, abs) };
+}
+
+/** Every entry under `dir` with the sha256 of its bytes (symlinks by their text), for byte-identity checks. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      const rel = `${prefix}${e.name}`;
+      if (e.isSymbolicLink()) out[rel] = `-> ${readlinkSync(p)}`;
+      else if (e.isDirectory()) {
+        out[rel] = 'dir';
+        walk(p, `${rel}/`);
+      } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir, '');
+  return out;
 }

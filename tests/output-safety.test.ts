@@ -1,14 +1,11 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -17,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, REPO, SHARED, writeTinyPipeline } from './helpers.ts';
+import { asofIn, REPO, SHARED, snapshot, writeTinyPipeline } from './helpers.ts';
 
 // Issue 15 "Never lose a user's data": every case found by a new user and an adversarial tester, each now
 // refused with exit 2 (user files byte-identical) or written where it belongs (docs/decisions/0010).
@@ -26,24 +23,6 @@ const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'asof-safety-elsewhere
 process.env.ASOF_STATE_DIR = join(work, '.state');
 let pipeline: string;
 const run = (...argv: string[]) => asofIn(work, ...argv);
-
-/** Every entry under `dir` with the sha256 of its bytes (symlinks by their text), for byte-identity checks. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      const rel = `${prefix}${e.name}`;
-      if (e.isSymbolicLink()) out[rel] = `-> ${readlinkSync(p)}`;
-      else if (e.isDirectory()) {
-        out[rel] = 'dir';
-        walk(p, `${rel}/`);
-      } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir, '');
-  return out;
-}
 
 function userFolder(name: string, files: Record<string, string>): string {
   const dir = join(work, name);

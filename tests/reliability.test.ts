@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -14,7 +12,7 @@ import {
 import { join } from 'node:path';
 import { sandboxAvailable } from '@asof/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, REPO, SCRATCH } from './helpers.ts';
+import { asofIn, REPO, SCRATCH, snapshot } from './helpers.ts';
 import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
 
 // Issue 52 / audit reliability-2026-12: one named test per defect the probe found, each failing on the code
@@ -24,24 +22,6 @@ const work = realpathSync(mkdtempSync(join(SCRATCH, 'reliability-')));
 process.env.ASOF_STATE_DIR = join(work, '.state');
 const run = (...argv: string[]) => asofIn(work, ...argv);
 let tiny: TinyFixture;
-
-/** Every entry under `dir` with the sha256 of its bytes (symlinks by their text), for byte-identity checks. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      const rel = `${prefix}${e.name}`;
-      if (e.isSymbolicLink()) out[rel] = `-> ${readlinkSync(p)}`;
-      else if (e.isDirectory()) {
-        out[rel] = 'dir';
-        walk(p, `${rel}/`);
-      } else out[rel] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir, '');
-  return out;
-}
 
 /** A registry entry of a dead process (pid 1's start time is never 1) naming `paths` and `stores`. */
 function plantRegistryEntry(name: string, paths: string[], stores: { store: string; target: string }[] = []) {
