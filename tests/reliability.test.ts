@@ -144,6 +144,29 @@ describe('--out replaces an asof output only of its own kind (issue 52 item 2)',
   });
 });
 
+describe('strict numbers in forecasts (issue 52 item 5)', () => {
+  it('3.17: a forecast value 0x10 is refused naming file, line and field, and nothing is written', async () => {
+    const csv = join(work, 'hex.csv');
+    writeFileSync(csv, 'model,series_id,origin,step,value\nhex,syn:fred:SYNCPI,2020-01-01,1,0x10\n');
+    const r = await run(
+      'score',
+      '--manifest',
+      join(tiny.split, 'manifest.json'),
+      '--forecasts',
+      csv,
+      '--out',
+      'hex-score',
+    );
+    expect(r.code, r.stderr).toBe(2);
+    // The progress lines, then the error as the last line: no trace.
+    expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(r.stderr.trim().split('\n').at(-1)).toContain(
+      `${csv} line 2, field value: "0x10" is not a number in decimal or exponent notation`,
+    );
+    expect(existsSync(join(work, 'hex-score'))).toBe(false);
+  });
+});
+
 describe('a model runs with less than the user has, and cannot hang or flood asof run (issue 52 items 3, 6)', {
   timeout: 120_000,
 }, () => {

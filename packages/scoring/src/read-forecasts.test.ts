@@ -148,4 +148,37 @@ describe('readForecasts', () => {
     expect(Array.from(t.rowNumbers!)).toEqual([2, 4, 6]);
     expect((t.model as CodedText).dictionary).toEqual(['m', 'm\nx']);
   });
+
+  it.each([
+    ['0x10', 'value'],
+    ['Infinity', 'value'],
+    ['-infinity', 'value'],
+    ['NaN', 'q0.5'],
+    ['1,5', 'value'],
+    ['12abc', 'step'],
+    ['0b11', 'step'],
+  ])(
+    'refuses %j in %s: decimal or exponent notation only, naming file, line and field',
+    async (text, field) => {
+      const cells: Record<string, string> = { step: '1', value: '2', 'q0.5': '2' };
+      cells[field] = text.includes(',') ? `"${text}"` : text;
+      const path = file(
+        `bad-number-${field}.csv`,
+        `model,series_id,origin,step,value,q0.5\nm,A,2024-01-02,1,1,1\nm,A,2024-01-02,${cells.step},${cells.value},${cells['q0.5']}\n`,
+      );
+      const err = await inputError(readForecasts(path));
+      expect(err.code).toBe('FORECAST_BAD_NUMBER');
+      expect(err.message).toContain(`${path} line 3, field ${field}: ${JSON.stringify(text)}`);
+    },
+  );
+
+  it('reads every decimal and exponent spelling a CSV writer emits, and an empty cell as missing', async () => {
+    const t = await readForecasts(
+      file(
+        'good-numbers.csv',
+        'model,series_id,origin,step,value\nm,A,2024-01-02,1,16\nm,A,2024-01-02,2,-1.25\nm,A,2024-01-02,3,+.5\nm,A,2024-01-02,4,3.2E-4\nm,A,2024-01-02,5, 7. \nm,A,2024-01-02,6,\n',
+      ),
+    );
+    expect(Array.from(t.value)).toEqual([16, -1.25, 0.5, 3.2e-4, 7, Number.NaN]);
+  });
 });

@@ -168,10 +168,26 @@ function checkHeader(path: string, header: readonly string[]): void {
   }
 }
 
-/** Empty text is NaN (rejected later as a missing value), not 0 as Number('') would give. */
-function toNumber(text: string): number {
-  const v = Number(text);
-  return v === 0 && text.trim() === '' ? Number.NaN : v;
+/** Decimal or exponent notation: what every CSV writer emits for a float, and nothing Number() also takes. */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A forecast cell as a number. Empty text is NaN (a missing value, refused or allowed by the checks that
+ * follow), not 0 as Number('') would give. Anything but decimal or exponent notation is refused where it is read
+ * (issue 52): Number() would take `0x10` as 16, and `Infinity` or `NaN` spelled out are not forecasts.
+ */
+function toNumber(text: string, where: () => { file: string; place: string; field: string }): number {
+  const t = text.trim();
+  if (t === '') return Number.NaN;
+  if (!DECIMAL.test(t)) {
+    const { file, place, field } = where();
+    throw new InputError(
+      'FORECAST_BAD_NUMBER',
+      `${file} ${place}, field ${field}: ${JSON.stringify(text)} is not a number in decimal or exponent notation (e.g. 16, -1.25, 3.2e-4); hexadecimal, Infinity and NaN are refused — write the value, or leave the cell empty`,
+      { context: { file, field, value: text } },
+    );
+  }
+  return Number(t);
 }
 
 function sortedSamples(header: readonly string[]): string[] {
@@ -220,9 +236,10 @@ class CsvForecastColumns {
     this.model.push(fields[at.model]);
     this.seriesId.push(fields[at.series_id]);
     this.origin.push(fields[at.origin]);
-    this.step.push(toNumber(fields[at.step]));
-    this.value.push(toNumber(fields[at.value]));
-    for (const x of this.extra) x.values.push(toNumber(fields[x.at]));
+    const where = (field: string) => () => ({ file: this.path, place: `line ${line}`, field });
+    this.step.push(toNumber(fields[at.step], where('step')));
+    this.value.push(toNumber(fields[at.value], where('value')));
+    for (const x of this.extra) x.values.push(toNumber(fields[x.at], where(x.name)));
   }
 
   finish(): ForecastTable {
@@ -293,7 +310,10 @@ async function readParquetForecasts(path: string): Promise<ForecastTable> {
     for (let i = 0; i < values.length; i++) out.push(key(values[i]), text);
     return out.finish();
   };
-  const nums = (name: string) => Float64Array.from(columns[name], parquetNumber);
+  const nums = (name: string) =>
+    Float64Array.from(columns[name], (v, i) =>
+      parquetNumber(v, () => ({ file: path, place: `row ${i + 1}`, field: name })),
+    );
   return {
     source: path,
     model: coded('model', parquetText, String),
@@ -326,9 +346,9 @@ function originText(key: unknown): string {
   return Number.isFinite(key) ? new Date(key).toISOString() : 'Invalid Date';
 }
 
-function parquetNumber(v: unknown): number {
+function parquetNumber(v: unknown, where: () => { file: string; place: string; field: string }): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v === null || v === undefined) return Number.NaN;
-  return toNumber(String(v));
+  return toNumber(String(v), where);
 }
