@@ -168,6 +168,14 @@ function checkHeader(path: string, header: readonly string[]): void {
   }
 }
 
+/** Where a forecast cell is: CSV line (the row the alignment names) or Parquet row, and its column. */
+interface NumberPlace {
+  file: string;
+  place: string;
+  row: number;
+  field: string;
+}
+
 /** Decimal or exponent notation: what every CSV writer emits for a float, and nothing Number() also takes. */
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -176,15 +184,15 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
  * follow), not 0 as Number('') would give. Anything but decimal or exponent notation is refused where it is read
  * (issue 52): Number() would take `0x10` as 16, and `Infinity` or `NaN` spelled out are not forecasts.
  */
-function toNumber(text: string, where: () => { file: string; place: string; field: string }): number {
+function toNumber(text: string, where: () => NumberPlace): number {
   const t = text.trim();
   if (t === '') return Number.NaN;
   if (!DECIMAL.test(t)) {
-    const { file, place, field } = where();
+    const { file, place, row, field } = where();
     throw new InputError(
       'FORECAST_BAD_NUMBER',
       `${file} ${place}, field ${field}: ${JSON.stringify(text)} is not a number in decimal or exponent notation (e.g. 16, -1.25, 3.2e-4); hexadecimal, Infinity and NaN are refused — write the value, or leave the cell empty`,
-      { context: { file, field, value: text } },
+      { context: { file, row, field, value: text } },
     );
   }
   return Number(t);
@@ -236,7 +244,7 @@ class CsvForecastColumns {
     this.model.push(fields[at.model]);
     this.seriesId.push(fields[at.series_id]);
     this.origin.push(fields[at.origin]);
-    const where = (field: string) => () => ({ file: this.path, place: `line ${line}`, field });
+    const where = (field: string) => () => ({ file: this.path, place: `line ${line}`, row: line, field });
     this.step.push(toNumber(fields[at.step], where('step')));
     this.value.push(toNumber(fields[at.value], where('value')));
     for (const x of this.extra) x.values.push(toNumber(fields[x.at], where(x.name)));
@@ -312,7 +320,7 @@ async function readParquetForecasts(path: string): Promise<ForecastTable> {
   };
   const nums = (name: string) =>
     Float64Array.from(columns[name], (v, i) =>
-      parquetNumber(v, () => ({ file: path, place: `row ${i + 1}`, field: name })),
+      parquetNumber(v, () => ({ file: path, place: `row ${i + 1}`, row: i + 1, field: name })),
     );
   return {
     source: path,
@@ -346,7 +354,7 @@ function originText(key: unknown): string {
   return Number.isFinite(key) ? new Date(key).toISOString() : 'Invalid Date';
 }
 
-function parquetNumber(v: unknown, where: () => { file: string; place: string; field: string }): number {
+function parquetNumber(v: unknown, where: () => NumberPlace): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   if (v === null || v === undefined) return Number.NaN;
