@@ -186,13 +186,7 @@ export class HistoryStore {
   gridStep(seriesId: string, t: Micros): number {
     const g = this.grids.get(seriesId);
     if (!g) return Number.NaN;
-    let lo = 0;
-    let hi = g.ts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (g.ts[mid] <= t) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = searchGrid(g.ts, t, true);
     return lo === 0 ? Number.NaN : g.step[lo - 1];
   }
 
@@ -205,13 +199,7 @@ export class HistoryStore {
   stepOf(seriesId: string, t: Micros): number {
     const g = this.grids.get(seriesId);
     if (!g) return Number.NaN;
-    let lo = 0;
-    let hi = g.ts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (g.ts[mid] < t) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = searchGrid(g.ts, t, false);
     return lo < g.ts.length && g.ts[lo] === t ? g.step[lo] : Number.NaN;
   }
 
@@ -246,4 +234,16 @@ export class OriginView {
     if (t > this.origin) throw new LookaheadError(seriesId, microsToIso(this.origin), microsToIso(t));
     return this.store.stepOf(seriesId, t);
   }
+}
+
+/** How many of a sorted grid's timestamps lie before t, or at or before t with `orEqual` (binary search). */
+function searchGrid(ts: ArrayLike<number>, t: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid] < t || (orEqual && ts[mid] === t)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
