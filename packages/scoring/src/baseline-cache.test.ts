@@ -59,17 +59,21 @@ describe('the baselines cache (issue 51 item 5)', () => {
   it('round-trips every baseline bit for bit, with the fitted baselines’ notes', () => {
     const notes = new Map();
     const own = makePanelBaselines(panel, frequencies, BASELINE_MODELS, {}, notes);
-    const back = decodeBaselines(encodeBaselines(own, notes, panel.actual.length), panel.actual.length, [
-      ...BASELINE_MODELS,
-    ])!;
+    const origins = panel.horizon.length;
+    const back = decodeBaselines(
+      encodeBaselines(own, notes, panel.actual.length),
+      panel.actual.length,
+      [...BASELINE_MODELS],
+      origins,
+    )!;
     expect(back.models).toEqual(own);
     expect([...back.notes]).toEqual([...notes]);
     // Bytes for another panel size or another list of baselines are not taken.
     const bytes = encodeBaselines(own, notes, panel.actual.length);
-    expect(decodeBaselines(bytes, panel.actual.length - 1, [...BASELINE_MODELS])).toBeNull();
-    expect(decodeBaselines(bytes, panel.actual.length, ['random_walk', 'drift'])).toBeNull();
+    expect(decodeBaselines(bytes, panel.actual.length - 1, [...BASELINE_MODELS], origins)).toBeNull();
+    expect(decodeBaselines(bytes, panel.actual.length, ['random_walk', 'drift'], origins)).toBeNull();
     expect(
-      decodeBaselines(bytes.subarray(0, bytes.length - 8), panel.actual.length, [...BASELINE_MODELS]),
+      decodeBaselines(bytes.subarray(0, bytes.length - 8), panel.actual.length, [...BASELINE_MODELS], origins),
     ).toBeNull();
   });
 

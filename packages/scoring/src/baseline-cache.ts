@@ -25,7 +25,7 @@ export interface ScoreStore {
 }
 
 /** Bumped when the encoding below changes (old entries are then never read: their keys differ). */
-const FORMAT = 1;
+const FORMAT = 2;
 
 let codeSha: string | undefined;
 
@@ -119,6 +119,8 @@ interface EncodedModel {
   model: string;
   levels: number[] | null;
   gaussianQuantiles: boolean;
+  /** The origins a baseline scored only where fitted leaves out (ModelForecasts.covered 0); absent: none. */
+  uncovered?: number[];
 }
 
 interface EncodedHeader {
@@ -145,6 +147,7 @@ export function encodeBaselines(
       model: m.model,
       levels: m.quantileLevels,
       gaussianQuantiles: m.gaussianQuantiles === true,
+      ...(m.covered ? { uncovered: uncoveredOrigins(m.covered) } : {}),
     })),
     notes: [...notes.entries()],
   };
@@ -166,6 +169,12 @@ export function encodeBaselines(
   return out;
 }
 
+function uncoveredOrigins(covered: Uint8Array): number[] {
+  const out: number[] = [];
+  for (let o = 0; o < covered.length; o++) if (!covered[o]) out.push(o);
+  return out;
+}
+
 /**
  * The baselines back from encodeBaselines' bytes, or null when they do not fit the panel and kinds asked
  * for (then they are made afresh).
@@ -174,6 +183,8 @@ export function decodeBaselines(
   bytes: Uint8Array,
   points: number,
   kinds: readonly string[],
+  /** The panel's origins (the length of a `covered` mask). */
+  panelOrigins: number,
 ): { models: ModelForecasts[]; notes: Map<string, FittedBaselineNotes> } | null {
   if (bytes.length < 4) return null;
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
@@ -199,7 +210,16 @@ export function decodeBaselines(
     return a;
   };
   const models: ModelForecasts[] = [];
+  const origins = panelOrigins;
   for (const m of header.models) {
+    let covered: Uint8Array | null = null;
+    if (m.uncovered) {
+      covered = new Uint8Array(origins).fill(1);
+      for (const o of m.uncovered) {
+        if (!(Number.isInteger(o) && o >= 0 && o < origins)) return null;
+        covered[o] = 0;
+      }
+    }
     const point = take(points);
     const quantiles = m.levels ? take(points * m.levels.length) : null;
     if (!point || (m.levels && !quantiles)) return null;
@@ -212,6 +232,7 @@ export function decodeBaselines(
       sampleCount: 0,
       samples: null,
       ...(m.gaussianQuantiles ? { gaussianQuantiles: true } : {}),
+      ...(covered ? { covered } : {}),
     });
   }
   if (at !== bytes.length) return null;

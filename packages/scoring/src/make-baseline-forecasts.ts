@@ -195,7 +195,20 @@ export interface FittedBaselineNotes {
   fallback: number;
   /** Origins of scored series with no path (a window of fewer than two values): the random walk, a point mass. */
   noPath: number;
+  /** Origins of scored series (every origin the model was asked for). */
+  origins?: number;
+  /** The fallback origins by reason (BaselinePath.fallbackReason; GARCH: GarchFallbackReason). */
+  reasons?: Record<string, number>;
+  /** Fitted origins whose fit stopped at the optimiser's iteration limit (its parameters still used). */
+  notConverged?: number;
 }
+
+/**
+ * The fitted baselines scored only where they were fitted: GARCH's fallback is a constant variance around
+ * the random walk, not GARCH, so its fallback and no-path origins are left out of its coverage
+ * (docs/decisions/0059). ARIMA's fallback is ARIMA(0,1,0), an ARIMA model: scored everywhere.
+ */
+export const SCORED_WHERE_FITTED: ReadonlySet<string> = new Set(['garch']);
 
 /**
  * The baselines laid onto a panel (the scorer's path: flat arrays, no row objects). Point baselines for
@@ -258,6 +271,12 @@ function fittedPanelForecasts(
   const quantiles = new Float64Array(panel.actual.length * K);
   let fallback = 0;
   let noPath = 0;
+  let origins = 0;
+  let notConverged = 0;
+  const reasons: Record<string, number> = {};
+  const onlyFitted = SCORED_WHERE_FITTED.has(kind);
+  const covered = new Uint8Array(panel.originSeries.length).fill(1);
+  let uncovered = 0;
   for (let o = 0; o < panel.originSeries.length; o++) {
     const s = panel.originSeries[o];
     const offset = panel.targetOffset[o];
@@ -277,8 +296,18 @@ function fittedPanelForecasts(
     const path = fitted ?? pointMassPath(panel.lastValue[o], H, levels);
     point.set(path.point, offset);
     quantiles.set(path.quantiles, offset * K);
-    if (fitted?.fallback) fallback++;
-    if (scored && !fitted) noPath++;
+    if (!scored) continue;
+    origins++;
+    if (fitted?.fallback) {
+      fallback++;
+      const why = fitted.fallbackReason ?? 'fallback';
+      reasons[why] = (reasons[why] ?? 0) + 1;
+    } else if (fitted?.notConverged) notConverged++;
+    if (!fitted) noPath++;
+    if (onlyFitted && (!fitted || fitted.fallback)) {
+      covered[o] = 0;
+      uncovered++;
+    }
   }
   return {
     forecasts: {
@@ -290,8 +319,13 @@ function fittedPanelForecasts(
       sampleCount: 0,
       samples: null,
       gaussianQuantiles: true,
+      // Unscored series keep 1: they are never scored, and a model fitted at every scored origin is full.
+      ...(uncovered ? { covered } : {}),
     },
     fallback,
     noPath,
+    origins,
+    reasons,
+    notConverged,
   };
 }

@@ -1,23 +1,49 @@
-import { cmp, type UnitInfo } from './metric-cells.ts';
+import type { ModelForecasts } from './align-forecasts.ts';
+import type { EvaluationPanel } from './build-evaluation-panel.ts';
+import { cmp, MetricCells, type ScoringScope } from './metric-cells.ts';
 import { nearlyEqual } from './metrics/float-tolerance.ts';
 import {
   type RankAggregateMetric,
   type RankAggregateScore,
   rankAggregate,
 } from './metrics/rank-aggregate.ts';
+import { coveredScope, type PanelCoverage } from './panel-coverage.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
+import { scoreFinversePanel } from './score-finverse-panel.ts';
+import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.ts';
+
+/** What every rank block of results.json ranks by (its metric family and the aggregate it ranks). */
+export const RANKED_BY =
+  'FinVerse §4.2 rank aggregation of the FinVerse metrics (the family finverse; metrics lists them): the mean of each metric per unit, the models ranked per (unit, metric) cell, the geometric mean of a model\'s cell ranks per aspect (K), the models ranked by K per aspect, and overall = the sum of the aspect ranks (lower is better)';
+
+/** The points a rank block's cells are computed on. */
+export interface RankPoints {
+  origins: number;
+  points: number;
+  /** points / the points of the block's units in the task set. */
+  share: number;
+}
 
 /** FinVerse §4.2 rank aggregation of the FinVerse values given (nominal-direction cells are not ranked). */
-export function rankBlock(values: readonly MetricValue[]): RankBlock {
+export function rankBlock(
+  values: readonly MetricValue[],
+  points: RankPoints,
+  notRanked: RankBlock['not_ranked'] = [],
+): RankBlock {
   const metrics: Record<string, RankAggregateMetric> = {};
   const scores: RankAggregateScore[] = [];
   for (const v of values) {
-    if (v.direction === 'nominal') continue;
+    if (v.direction === 'nominal' || v.family !== 'finverse') continue;
     metrics[v.metric] = { aspect: v.aspect, direction: v.direction };
     scores.push({ model: v.model, unit: v.unit, metric: v.metric, value: v.value ?? Number.NaN });
   }
   const r = rankAggregate(scores, metrics);
   return {
+    family: 'finverse',
+    ranked_by: RANKED_BY,
+    metrics: Object.keys(metrics).sort(cmp),
+    points,
+    not_ranked: notRanked,
     aspects: r.aspects,
     cells_per_aspect: r.cellsPerAspect,
     models: r.models.map((m) => ({
@@ -31,31 +57,78 @@ export function rankBlock(values: readonly MetricValue[]): RankBlock {
   };
 }
 
+/** What rankBlocks needs besides the values: the scope, the models and what each partial model covers. */
+export interface RankContext {
+  scope: ScoringScope;
+  models: readonly ModelForecasts[];
+  /**
+   * The FinVerse values on the whole task set: the full-coverage models', and the partial models' in the
+   * units they cover fully (the same numbers there).
+   */
+  comparable: readonly MetricValue[];
+  /** A partial model's coverage (undefined: a full-coverage model). */
+  coverage: (model: string) => PanelCoverage | undefined;
+}
+
 /**
- * The rank blocks of results.json (overall, by scope, category, frequency) over the comparable FinVerse
- * values. A block ranks the models covering every point of its units (COMPARISON_RULES.ranks): `fullUnits`
- * gives a partial model's fully covered units (absent: a full-coverage model).
+ * The rank blocks of results.json (overall, by scope, category, frequency), on shared points
+ * (COMPARISON_RULES.ranks, docs/decisions/0059): a block ranks every model that forecasts at least one
+ * (series, origin) path in each of its units, and computes every ranked model's cells on the paths that
+ * all of them forecast (whole paths, so every step). With only full-coverage models (or partial ones
+ * covering the block's units fully) those are all of the block's points and the cells are the values of
+ * results.json; otherwise the ranked models' FinVerse cells are computed again on the shared paths.
  */
-export function rankBlocks(
-  comparable: readonly MetricValue[],
-  unitInfo: Map<string, UnitInfo>,
-  fullUnits: (model: string) => ReadonlySet<string> | undefined,
-): ScoringResults['ranks'] {
-  const finverse = comparable.filter((v) => v.family === 'finverse');
+export function rankBlocks(ctx: RankContext): ScoringResults['ranks'] {
+  const { scope, models, coverage } = ctx;
+  const { unitInfo } = scope;
+  const finverse = ctx.comparable.filter((v) => v.family === 'finverse');
+  const shared = new Map<string, { values: MetricValue[]; counted: Map<string, RankPoints> }>();
+  const taskPoints = unitPoints(scope, null);
   const rankOf = (keep: (unit: string) => boolean) => {
-    const cells = finverse.filter((v) => keep(v.unit));
-    const units = [...new Set(cells.map((v) => v.unit))];
-    const inBlock = new Map<string, boolean>();
-    const ranked = (model: string) => {
-      let ok = inBlock.get(model);
-      if (ok === undefined) {
-        const full = fullUnits(model);
-        ok = full === undefined || units.every((u) => full.has(u));
-        inBlock.set(model, ok);
-      }
-      return ok;
-    };
-    return rankBlock(cells.filter((v) => ranked(v.model)));
+    const units = [...unitInfo.keys()].filter(keep);
+    const inUnits = new Set(units);
+    const total = units.reduce((a, u) => a + (taskPoints.get(u)?.points ?? 0), 0);
+    const notRanked: RankBlock['not_ranked'] = [];
+    const ranked: ModelForecasts[] = [];
+    for (const m of models) {
+      const cov = coverage(m.model);
+      const missing = cov ? units.filter((u) => !cov.units.has(u)).length : 0;
+      if (missing === 0) ranked.push(m);
+      else
+        notRanked.push({
+          model: m.model,
+          reason: `forecasts no path of ${missing} of the block's ${units.length} unit(s)`,
+        });
+    }
+    // The partial models that do not cover every path of the block: the shared paths are their intersection.
+    const cutting = ranked.filter((m) => {
+      const cov = coverage(m.model);
+      return cov !== undefined && units.some((u) => !cov.fullUnits.has(u));
+    });
+    const all = taskPointsOf(taskPoints, units, total);
+    if (cutting.length === 0) {
+      const names = new Set(ranked.map((m) => m.model));
+      return rankBlock(
+        finverse.filter((v) => inUnits.has(v.unit) && names.has(v.model)),
+        all,
+        notRanked,
+      );
+    }
+    const key = `${cutting.map((m) => m.model).join('\u0000')}\u0001${ranked.map((m) => m.model).join('\u0000')}`;
+    let s = shared.get(key);
+    if (!s) {
+      s = sharedPaths(scope, ranked, cutting);
+      shared.set(key, s);
+    }
+    const own = s.values.filter((v) => inUnits.has(v.unit));
+    let origins = 0;
+    let points = 0;
+    for (const u of units) {
+      const c = s.counted.get(u);
+      origins += c?.origins ?? 0;
+      points += c?.points ?? 0;
+    }
+    return rankBlock(own, { origins, points, share: total ? points / total : 0 }, notRanked);
   };
   const group = (field: 'scope' | 'category' | 'frequency') => {
     const out: Record<string, RankBlock> = {};
@@ -69,6 +142,57 @@ export function rankBlocks(
     by_category: group('category'),
     by_frequency: group('frequency'),
   };
+}
+
+function taskPointsOf(taskPoints: Map<string, RankPoints>, units: readonly string[], total: number): RankPoints {
+  let origins = 0;
+  for (const u of units) origins += taskPoints.get(u)?.origins ?? 0;
+  return { origins, points: total, share: total ? 1 : 0 };
+}
+
+/** Origins and points per unit of the scope's scored series (share left 1), on a panel. */
+function unitPoints(scope: ScoringScope, panel: EvaluationPanel | null): Map<string, RankPoints> {
+  const p = panel ?? scope.panel;
+  const out = new Map<string, RankPoints>();
+  for (let s = 0; s < p.seriesIds.length; s++) {
+    const unit = scope.seriesUnit[s];
+    if (unit === undefined) continue;
+    let c = out.get(unit);
+    if (!c) {
+      c = { origins: 0, points: 0, share: 1 };
+      out.set(unit, c);
+    }
+    for (let o = p.seriesOriginStart[s]; o < p.seriesOriginStart[s + 1]; o++) {
+      c.origins++;
+      c.points += p.horizon[o];
+    }
+  }
+  return out;
+}
+
+/**
+ * The FinVerse cells of `ranked` on the paths every model of `cutting` forecasts (the full-coverage and
+ * the fully covering models forecast them all), and the origins and points of those paths per unit.
+ */
+function sharedPaths(
+  scope: ScoringScope,
+  ranked: readonly ModelForecasts[],
+  cutting: readonly ModelForecasts[],
+): { values: MetricValue[]; counted: Map<string, RankPoints> } {
+  const { panel, seriesUnit, unitInfo } = scope;
+  const keep = new Uint8Array(panel.horizon.length).fill(1);
+  for (const m of cutting) for (let o = 0; o < keep.length; o++) if (!m.covered![o]) keep[o] = 0;
+  const selection = selectPanelOrigins(panel, keep);
+  const sub: ScoringScope = {
+    ...scope,
+    ...coveredScope(selection.panel, seriesUnit, unitInfo),
+    step: () => {},
+  };
+  const ms = ranked.map((m) => selectModelOrigins(panel, selection, m));
+  const cells = new MetricCells(ms);
+  scoreFinversePanel(sub, ms, cells);
+  scope.step(`FinVerse cells on the paths shared with ${cutting.map((m) => m.model).join(', ')} (rank blocks)`);
+  return { values: cells.values(), counted: unitPoints(sub, selection.panel) };
 }
 
 /** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS. */

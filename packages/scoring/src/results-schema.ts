@@ -119,6 +119,24 @@ export type MetricValue = z.infer<typeof MetricValue>;
 
 export const RankBlock = z
   .object({
+    family: z
+      .enum(['finverse', 'fintsb', 'tycheon'])
+      .describe('the metric family whose cells the block ranks (every rank block today: finverse)'),
+    ranked_by: z.string().describe('the metric the positions order by, and how it is made from the cells'),
+    metrics: z.array(z.string()).describe("the family's metrics whose (unit, metric) cells were ranked"),
+    points: z
+      .object({
+        origins: z.number().int().describe('(series, origin) paths every ranked model forecasts'),
+        points: z.number().int().describe('(series, origin, step) points of those paths'),
+        share: z.number().describe("points / the points of the block's units in the task set"),
+      })
+      .strict()
+      .describe(
+        'the shared points every ranked model is ranked on (comparison.ranks); for a same_points block, the partial model\'s points',
+      ),
+    not_ranked: z
+      .array(z.object({ model: z.string(), reason: z.string() }).strict())
+      .describe('models scored on these units but left out of the block, and why'),
     aspects: z.array(z.string()),
     cells_per_aspect: z.record(z.string(), z.number().int()),
     models: z.array(
@@ -283,6 +301,40 @@ const Ranks = z
   })
   .strict();
 
+/** Where a fitted baseline (ARIMA, GARCH) was fitted, over every origin of the scored series. */
+export const BaselineFit = z
+  .object({
+    model: z.string(),
+    origins: z.number().int().describe("origins of the scored series (every origin the baseline was asked for)"),
+    fitted: z.number().int().describe('origins forecast by the fitted model itself'),
+    fallback: z
+      .number()
+      .int()
+      .describe(
+        'origins where the model could not be fitted and its documented fallback was used (GARCH: a constant variance, the window\'s mean squared return; ARIMA: ARIMA(0,1,0))',
+      ),
+    reasons: z
+      .record(z.string(), z.number().int())
+      .describe(
+        "fallback origins by reason: short_window (fewer returns in the window than the fit needs), fit_failed (the ML fit failed), no_variance (no finite positive variance forecast), no_suitable_model (auto.arima found none), forecast_overflow (the forecast left the float range)",
+      ),
+    no_path: z
+      .number()
+      .int()
+      .describe('origins whose window holds fewer than two values: no model at all (a point mass at y_o)'),
+    not_converged: z
+      .number()
+      .int()
+      .describe("fitted origins whose fit stopped at the optimiser's iteration limit (its parameters are used)"),
+    scored_on: z
+      .enum(['fitted', 'all'])
+      .describe(
+        'fitted: the model is scored only on its fitted origins (a partial model: its coverage, same_points, verdicts on its origins); all: the fallback origins are scored as the model',
+      ),
+  })
+  .strict();
+export type BaselineFit = z.infer<typeof BaselineFit>;
+
 /** One knowledge window scored on its own: every section of the results, on that window's origins only. */
 export const WindowScores = z
   .object({
@@ -398,6 +450,7 @@ export const ScoringResults = z
         ranks: z.string().describe('which models each rank block compares, on which cells'),
         verdicts: z.string().describe('which origins each DM verdict pools'),
         baselines_win: z.string().describe('which models baselines_win compares'),
+        fitted_baselines: z.string().describe('where the fitted baselines are scored (baseline_fits)'),
       })
       .strict()
       .describe('the comparison sets, stated'),
@@ -411,6 +464,12 @@ export const ScoringResults = z
     ranks: Ranks,
     same_points: SamePoints,
     baselines_win: z.array(BaselineWin),
+    baseline_fits: z
+      .array(BaselineFit)
+      .default([])
+      .describe(
+        "the fitted baselines' fits over the split's scored origins: where each was fitted, fell back (and why) or had no path",
+      ),
     windows: z
       .array(WindowScores)
       .default([])

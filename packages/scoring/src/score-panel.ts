@@ -10,7 +10,12 @@ import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { checkOverlap, unitSpacing } from './check-overlap.ts';
 import { POINTWISE_METRICS } from './finverse-scores.ts';
 import { lossTable } from './loss-table.ts';
-import { type FittedBaselineNotes, isFittedBaseline, makePanelBaselines } from './make-baseline-forecasts.ts';
+import {
+  type FittedBaselineNotes,
+  isFittedBaseline,
+  makePanelBaselines,
+  SCORED_WHERE_FITTED,
+} from './make-baseline-forecasts.ts';
 import type { ScoringScope, UnitInfo } from './metric-cells.ts';
 import { DEFAULT_TRADING_COSTS, type TradingCosts } from './metrics/cost-diagnostic.ts';
 import { positiveSeries } from './positive-series.ts';
@@ -365,7 +370,7 @@ function ownBaselines(
   const kinds = config.baselines as BaselineModel[];
   const points = panel.actual.length;
   const stored = cache?.store.get(cache.key);
-  const reused = stored ? decodeBaselines(stored, points, kinds) : null;
+  const reused = stored ? decodeBaselines(stored, points, kinds, panel.horizon.length) : null;
   if (reused) {
     step(`baselines reused (${cache!.key.slice(0, 12)})`);
     return { own: reused.models, notes: reused.notes };
@@ -391,23 +396,29 @@ function modelsToScore(
   input: ScorePanelInput,
   warnings: ScoringResults['warnings'],
   step: (what: string) => void,
-): ModelForecasts[] {
+): { models: ModelForecasts[]; fits: ScoringResults['baseline_fits'] } {
   const { own, notes } = ownBaselines(panel, index, config, input.baselineCache, step);
   for (const [kind, n] of notes) {
     if (n.fallback) {
+      const why = Object.entries(n.reasons ?? {})
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([r, c]) => `${r} ${c}`)
+        .join(', ');
       warnings.push({
         code: `${kind.toUpperCase()}_FIT_FALLBACK`,
         message:
           kind === 'arima'
-            ? 'origins where no ARIMA could be fitted: ARIMA(0,1,0), the random walk with σ̂² from the window, was used'
-            : `origins where GARCH(1,1) was not fitted (fewer than ${GARCH_MIN_RETURNS} returns in the window, or the fit failed): the window's mean squared return as a constant variance`,
+            ? `origins where no ARIMA could be fitted: ARIMA(0,1,0), the random walk with σ̂² from the window, was used${why ? ` (${why})` : ''}`
+            : `origins where GARCH(1,1) was not fitted (${why || `fewer than ${GARCH_MIN_RETURNS} returns in the window, or the fit failed`}): a constant variance, not GARCH, so GARCH is not scored there (baseline_fits)`,
         count: n.fallback,
       });
     }
     if (n.noPath) {
       warnings.push({
         code: `${kind.toUpperCase()}_NO_PATH`,
-        message: `origins whose window holds fewer than two values: ${kind} is the random walk there, a point mass at y_o`,
+        message: SCORED_WHERE_FITTED.has(kind)
+          ? `origins whose window holds fewer than two values: no ${kind} there, and ${kind} is not scored there`
+          : `origins whose window holds fewer than two values: ${kind} is the random walk there, a point mass at y_o`,
         count: n.noPath,
       });
     }
@@ -435,7 +446,27 @@ function modelsToScore(
     }
     names.add(m.model);
   }
-  return models;
+  return { models, fits: baselineFits(notes) };
+}
+
+/** results.json baseline_fits: per fitted baseline, where it was fitted, fell back (and why) or had no path. */
+function baselineFits(notes: ReadonlyMap<string, FittedBaselineNotes>): ScoringResults['baseline_fits'] {
+  return [...notes].map(([model, n]) => {
+    const reasons = Object.fromEntries(
+      Object.entries(n.reasons ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+    const origins = n.origins ?? 0;
+    return {
+      model,
+      origins,
+      fitted: origins - n.fallback - n.noPath,
+      fallback: n.fallback,
+      reasons,
+      no_path: n.noPath,
+      not_converged: n.notConverged ?? 0,
+      scored_on: SCORED_WHERE_FITTED.has(model) ? ('fitted' as const) : ('all' as const),
+    };
+  });
 }
 
 /**
@@ -470,7 +501,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
   };
 
   // Models: the random walk is always scored, then the other baselines, then the submissions.
-  const models = modelsToScore(panel, index, config, input, warnings, step);
+  const { models, fits } = modelsToScore(panel, index, config, input, warnings, step);
   warnAboutScoredSeries(panel, index, warnings);
 
   // The split's overlap and each unit's spacing are the full panel's, in every window too.
@@ -522,6 +553,7 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
     ranks: top.ranks,
     same_points: top.same_points,
     baselines_win: top.baselines_win,
+    baseline_fits: fits,
     windows,
     memorisation_gap: memorisationGap(losses, baselineNames),
     losses,
@@ -535,9 +567,11 @@ export const COMPARISON_RULES = {
   points:
     'each model is scored on exactly the (series, origin) paths it forecasts (whole paths 1…H); a partial model and the baselines are scored on the same points (same_points)',
   ranks:
-    'a rank block (overall, each scope, category and frequency) ranks, on all of its (unit, metric) cells, the models that cover every origin of every scored series of its units; a model covering only part of a block is left out of it and ranked against the baselines on its own points (same_points)',
+    "a rank block (overall, each scope, category and frequency) ranks by the FinVerse family's §4.2 rank aggregation every model that forecasts at least one (series, origin) path in each of its units, on the shared points: every ranked model's (unit, metric) cells are computed on the paths all ranked models forecast (ranks.*.points; all of the block's points when every ranked model covers them); a model with no path in one of the block's units is not ranked there (ranks.*.not_ranked); each partial model is also ranked with the baselines on its own points (same_points)",
   verdicts:
     "Diebold–Mariano per model against the random walk on the origins the model covers (all origins for a full-coverage model; rows marked partial: the model's origins only)",
   baselines_win:
     "cells led by a baseline among the models covering the unit fully; same_points lists them on each partial model's points",
+  fitted_baselines:
+    'GARCH is scored only on the origins where GARCH(1,1) was fitted (a partial model there); its fallback origins, a constant variance, are counted in baseline_fits',
 } as const;

@@ -28,8 +28,8 @@ export function originCounts(panel: EvaluationPanel): SelectionScores['origins']
 /**
  * Scores `models` on the scope's panel: the baselines and the full-coverage models on the whole task set,
  * each partial model on its own origins with the baselines on the same points; then the rank blocks and the
- * cells a baseline leads. A partial model (`covered`) is ranked only in the blocks whose every point it
- * covers (COMPARISON_RULES, docs/decisions/0014). The same function scores all origins and each window.
+ * cells a baseline leads. A rank block ranks every model with a path in each of its units on the paths they
+ * all forecast (COMPARISON_RULES, docs/decisions/0059). The same function scores all origins and each window.
  */
 export function scoreSelection(scope: ScoringScope, models: readonly ModelForecasts[]): SelectionScores {
   const { panel, seriesUnit, unitInfo } = scope;
@@ -39,10 +39,10 @@ export function scoreSelection(scope: ScoringScope, models: readonly ModelForeca
   );
   scope.step('Diebold–Mariano verdicts done');
   const taskSet = coverageOf(panel, seriesUnit, unitInfo, null);
-  const partial = scorePartialModels(scope, models, main);
+  const partial = scorePartialModels(scope, models, main, taskSet.points);
   const values = partial.values.sort(compareValues);
   const baselineNames = new Set(models.filter((m) => m.baseline).map((m) => m.model));
-  // Rank blocks: a block ranks the models covering every point of its units (COMPARISON_RULES.ranks).
+  // Values on the whole task set; the rank blocks rank on shared points (COMPARISON_RULES.ranks).
   const comparable = values.filter((v) => !v.partial);
   return {
     origins: originCounts(panel),
@@ -56,7 +56,12 @@ export function scoreSelection(scope: ScoringScope, models: readonly ModelForeca
     values,
     pooled: partial.pooled,
     verdicts: { ...main.verdicts, rows: partial.verdictRows },
-    ranks: rankBlocks(comparable, unitInfo, (model) => partial.coverage.get(model)?.fullUnits),
+    ranks: rankBlocks({
+      scope,
+      models,
+      comparable,
+      coverage: (model) => partial.coverage.get(model),
+    }),
     same_points: partial.samePoints,
     baselines_win: baselinesWin(comparable, baselineNames),
   };
@@ -70,6 +75,7 @@ function scorePartialModels(
   scope: ScoringScope,
   models: readonly ModelForecasts[],
   main: ReturnType<typeof scoreModels>,
+  taskPoints: number,
 ): {
   values: ScoringResults['values'];
   pooled: ScoringResults['pooled'];
@@ -83,7 +89,9 @@ function scorePartialModels(
   const pooled = [...main.pooled];
   const verdictRows = [...main.verdicts.rows];
   const samePoints: ScoringResults['same_points'] = [];
-  const baselines = models.filter((m) => m.baseline);
+  // The baselines every partial model is compared with on its points: those scored on every origin (GARCH,
+  // scored only where it was fitted, is itself a partial model).
+  const baselines = models.filter((m) => m.baseline && !m.covered);
   const baselineNames = new Set(baselines.map((m) => m.model));
   for (const m of models) {
     if (!m.covered) continue;
@@ -110,7 +118,11 @@ function scorePartialModels(
       model: m.model,
       values: sub.values.filter((v) => v.model !== m.model),
       pooled: sub.pooled.filter((p) => p.model !== m.model),
-      ranks: rankBlock(sub.values.filter((v) => v.family === 'finverse')),
+      ranks: rankBlock(sub.values, {
+        origins: cov.origins,
+        points: cov.points,
+        share: taskPoints ? cov.points / taskPoints : 0,
+      }),
       baselines_win: baselinesWin(sub.values, baselineNames),
     });
     scope.step(`${m.model}: scored on its ${cov.origins} origin(s), the baselines on the same points`);

@@ -121,6 +121,7 @@ export class ArimaBaseline {
     const cached = this.schedule.reuse(seriesKey, origin, log, originStep, horizon);
     const refit = cached === null;
     let fallback = false;
+    let fallbackReason: 'no_suitable_model' | 'forecast_overflow' | undefined;
     let fit: ArimaFit;
     if (cached) fit = refilterArima(cached.fit, y);
     else {
@@ -129,6 +130,7 @@ export class ArimaBaseline {
       } catch {
         fit = fitArima(y, { p: 0, d: 1, q: 0 });
         fallback = true;
+        fallbackReason = 'no_suitable_model';
       }
       this.schedule.store(seriesKey, origin, log, fit, originStep);
     }
@@ -140,6 +142,7 @@ export class ArimaBaseline {
       fit = fitArima(y, { p: 0, d: 1, q: 0 });
       out = this.quantilePath(fit, horizon, u, log, y0);
       fallback = true;
+      fallbackReason = 'forecast_overflow';
     }
     if (!out) return null;
     return {
@@ -147,6 +150,7 @@ export class ArimaBaseline {
       levels: this.levels,
       refit,
       fallback,
+      ...(fallbackReason ? { fallbackReason } : {}),
       ...(noChangeModel(fit) ? { noChange: true } : {}),
     };
   }

@@ -22,6 +22,10 @@ export interface BaselinePath {
   refit: boolean;
   /** True when the model could not be fitted and the documented fallback was used. */
   fallback: boolean;
+  /** Why the fallback was used (GARCH: GarchFallbackReason); absent when the model was fitted. */
+  fallbackReason?: string;
+  /** The fit in use stopped at its optimiser's iteration limit (its parameters are still used). */
+  notConverged?: boolean;
   /**
    * True when the path is no change by construction (a random walk's median, a constant window): every
    * point is y_o itself, bit for bit, not a value computed to equal it (docs/decisions/0055).

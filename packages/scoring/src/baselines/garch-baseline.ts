@@ -16,6 +16,14 @@ import {
 /** Fewer one-step returns than this in the window: no GARCH fit, the constant-variance fallback. */
 export const GARCH_MIN_RETURNS = 30;
 
+/**
+ * Why GARCH(1,1) was not fitted at an origin (its constant-variance fallback was used): fewer than
+ * GARCH_MIN_RETURNS returns in the window at the refit in use ('short_window'), the ML fit threw (every
+ * return zero, a non-finite return: 'fit_failed'), or the fitted model's next variance is not a finite
+ * positive number ('no_variance'). Between refits an origin inherits its refit's reason.
+ */
+export type GarchFallbackReason = 'short_window' | 'fit_failed' | 'no_variance';
+
 export interface GarchBaselineOptions extends RefitOptions {
   /** Innovation law of the fit; default normal. The quantiles are Gaussian either way (see GarchBaseline). */
   distribution?: FitGarchOptions['distribution'];
@@ -35,13 +43,15 @@ export interface GarchBaselineOptions extends RefitOptions {
  * and interval coverage read the GARCH variance directly. A fit with α + β ≥ 1 (no long-run variance) is
  * forecast with the persistence capped at 1 (IGARCH: σ²_{n+k} = σ²_{n+1} + (k − 1)ω), so the h-step
  * variance does not grow geometrically. With fewer than GARCH_MIN_RETURNS returns, or when the fit fails,
- * σ² is the window's mean squared return for every step (flagged `fallback`).
+ * σ² is the window's mean squared return for every step (flagged `fallback`, with its GarchFallbackReason):
+ * a constant variance around the random walk, which is not GARCH, so the scorer scores GARCH only at the
+ * origins where it was fitted (docs/decisions/0059).
  * Null for fewer than two returns.
  */
 export class GarchBaseline {
   readonly levels: readonly number[];
   private readonly z: Float64Array;
-  private readonly schedule: RefitSchedule<GarchFit | null>;
+  private readonly schedule: RefitSchedule<GarchFit | GarchFallbackReason>;
   private readonly distribution: FitGarchOptions['distribution'];
 
   constructor(options: GarchBaselineOptions = {}) {
@@ -75,18 +85,23 @@ export class GarchBaseline {
     const cached = this.schedule.reuse(seriesKey, origin, log, originStep, horizon);
     const refit = cached === null;
     let fit: GarchFit | null = null;
-    if (cached) fit = cached.fit ? refilterGarch(cached.fit, returns) : null;
-    else {
-      if (returns.length >= GARCH_MIN_RETURNS) {
+    let reason: GarchFallbackReason | undefined;
+    if (cached) {
+      if (typeof cached.fit === 'string') reason = cached.fit;
+      else fit = refilterGarch(cached.fit, returns);
+    } else {
+      if (returns.length < GARCH_MIN_RETURNS) reason = 'short_window';
+      else {
         try {
           fit = fitGarch(returns, { distribution: this.distribution });
         } catch {
-          fit = null;
+          reason = 'fit_failed';
         }
       }
-      this.schedule.store(seriesKey, origin, log, fit, originStep);
+      this.schedule.store(seriesKey, origin, log, fit ?? reason!, originStep);
     }
     const usable = fit !== null && Number.isFinite(fit.nextVariance) && fit.nextVariance > 0;
+    if (fit !== null && !usable) reason = 'no_variance';
     let sigma2: Float64Array;
     if (usable && fit!.alpha + fit!.beta < 1) sigma2 = garchVarianceForecast(fit!, steps);
     else if (usable) {
@@ -118,6 +133,14 @@ export class GarchBaseline {
         quantiles[k * K + j] = log ? y0 * Math.exp(this.z[j] * sd) : y0 + this.z[j] * sd;
       }
     }
-    return { point, levels: this.levels, quantiles, refit, fallback };
+    return {
+      point,
+      levels: this.levels,
+      quantiles,
+      refit,
+      fallback,
+      ...(reason ? { fallbackReason: reason } : {}),
+      ...(usable && !fit!.converged ? { notConverged: true } : {}),
+    };
   }
 }
