@@ -34,6 +34,20 @@ export function rankTable(block: RankBlock, baselines: Set<string>): string {
   );
 }
 
+/** The family and metric a rank block ranks by, on which points (one line above each rank table). */
+export function rankCaption(block: RankBlock, what = 'the task set'): string {
+  const p = block.points;
+  const shown = block.metrics.slice(0, 6).map(md).join(', ');
+  const more = block.metrics.length > 6 ? ` and ${block.metrics.length - 6} more` : '';
+  const left = block.not_ranked.length
+    ? ` Not ranked here: ${block.not_ranked.map((n) => `${md(n.model)} (${md(n.reason)})`).join('; ')}.`
+    : '';
+  return (
+    `Ranked by **FinVerse rank aggregation** (metric family \`${block.family}\`; ${block.metrics.length} metric(s): ${shown}${more}), ` +
+    `on ${p.origins} paths, ${p.points} points (${percent(p.share)} of ${what}) that every ranked model forecasts.${left}`
+  );
+}
+
 /** A share of the task set as a percentage with enough digits to tell a few series from none. */
 export function percent(share: number): string {
   if (share === 1) return '100%';

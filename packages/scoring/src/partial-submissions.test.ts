@@ -11,8 +11,8 @@ import { COMPARISON_RULES, scorePanel } from './score-panel.ts';
 import type { ForecastRow, OriginRow } from './score-types.ts';
 
 // Issue 16 point 3: a model may forecast any subset of (series, origin) pairs, whole paths 1…H. It is
-// scored on exactly its points, the baselines on the same points, and ranked only where it covers a
-// block's every point.
+// scored on exactly its points, the baselines on the same points, and ranked in every block where it has a
+// path in each unit, on the paths all ranked models share (issue 51 item 7, docs/decisions/0059).
 const H = 5;
 const data = makeRandomWalkPanel({
   seed: 21,
@@ -140,24 +140,48 @@ describe('partial submissions', () => {
     ).toBe(true);
   });
 
-  it('leaves every full-coverage model’s values, verdicts and ranks unchanged', () => {
+  it('leaves every full-coverage model’s values and verdicts unchanged, and the blocks it does not enter', () => {
     const keep = (r: ScoringResults) => r.values.filter((v) => v.model !== 'few' && v.model !== 'cat1');
     expect(keep(results)).toEqual(alone.values);
     expect(results.verdicts.rows.filter((v) => !v.partial)).toEqual(alone.verdicts.rows);
-    expect(results.ranks.overall).toEqual(alone.ranks.overall);
-    expect(results.ranks.by_category[CAT0.split(' / ')[1]]).toEqual(alone.ranks.by_category.Cat0);
+    // Neither partial model has a path in both units: the overall block is the full models' alone.
+    const { not_ranked, ...overall } = results.ranks.overall;
+    const { not_ranked: none, ...aloneOverall } = alone.ranks.overall;
+    expect(overall).toEqual(aloneOverall);
+    expect(none).toEqual([]);
+    expect(not_ranked).toEqual([
+      { model: 'few', reason: "forecasts no path of 1 of the block's 2 unit(s)" },
+      { model: 'cat1', reason: "forecasts no path of 1 of the block's 2 unit(s)" },
+    ]);
     // cat1 covers Cat1 fully and competes there; Cat0's cells are the full model's and the baselines' alone.
     const inCat0 = (r: ScoringResults) => r.baselines_win.filter((w) => w.unit === CAT0);
     expect(inCat0(results).length).toBeGreaterThan(0);
     expect(inCat0(results)).toEqual(inCat0(alone));
   });
 
-  it('ranks a model only in the blocks whose every point it covers', () => {
+  it('ranks a model in every block where it has a path in each unit, on the paths all ranked models share', () => {
     const names = (b: ScoringResults['ranks']['overall']) => b.models.map((m) => m.model).sort();
     const baselines = ['arima', 'drift', 'garch', 'random_walk', 'seasonal_naive'];
     expect(names(results.ranks.overall)).toEqual([...baselines, 'full'].sort());
-    expect(names(results.ranks.by_category.Cat0)).toEqual([...baselines, 'full'].sort());
+    // few has 10 of Cat0's 60 paths: Cat0 ranks it, and every model there on those 10 paths (50 of 300 points).
+    expect(names(results.ranks.by_category.Cat0)).toEqual([...baselines, 'few', 'full'].sort());
+    expect(results.ranks.by_category.Cat0.points).toEqual({ origins: 10, points: 50, share: 50 / 300 });
     expect(names(results.ranks.by_category.Cat1)).toEqual([...baselines, 'cat1', 'full'].sort());
+    expect(results.ranks.by_category.Cat1.points).toEqual({ origins: 60, points: 300, share: 1 });
+    // The Cat0 block on few's paths is what the same models get on a panel built from those paths only.
+    const cut = buildEvaluationPanel(
+      fewOrigins,
+      data.targets.filter((t) => fewOrigins.some((o) => o.series_id === t.series_id && o.origin === t.origin)),
+    );
+    const onCut = (r: ForecastRow[]) => alignForecasts(cut, forecastRowsToTable(r))[0];
+    const byHand = scorePanel({
+      tasks: data.tasks.filter((t) => FEW_SERIES.includes(t.series_id)),
+      panel: cut,
+      models: [onCut(rows('full', fewOrigins, wobble)), onCut(rows('few', fewOrigins, () => 0.01))],
+      options: { originStride: H },
+    });
+    const strip = (b: ScoringResults['ranks']['overall']) => ({ aspects: b.aspects, models: b.models });
+    expect(strip(results.ranks.by_category.Cat0)).toEqual(strip(byHand.ranks.overall));
     // A fully covered unit gives the same values as on the whole task set: cat1's Cat1 values are those of a
     // full model forecasting the same there (and anything elsewhere).
     const [cat1Full] = align([
@@ -182,7 +206,11 @@ describe('partial submissions', () => {
     const md = renderLeaderboard(results);
     expect(md).toContain('## Coverage and comparison sets');
     expect(md).toContain('Task set: 10 series, 120 origins, 600 points.');
-    expect(md).toMatch(/\| few \| 2 \| 10 \| 50 \| 8\.3% \| none: with the baselines on its own points/);
+    expect(md).toMatch(/\| few \| 2 \| 10 \| 50 \| 8\.3% \| category: Cat0 \|/);
+    // The breakdown names what it ranks by and on how many shared paths; who is left out of each block.
+    expect(md).toMatch(
+      /\| Cat0 \| finverse: rank aggregation of \d+ metric\(s\) \| 10 paths \(16\.7%\) \| [^|]+ \| [^|]+ \| cat1 \|/,
+    );
     expect(md).toMatch(/\| cat1 \| 5 \| 60 \| 300 \| 50\.0% \| category: Cat1 \|/);
     expect(md).toMatch(/\| full \| 10 \| 120 \| 600 \| 100% \| all blocks \|/);
     expect(md).toContain(`- Ranks: ${escapeMarkdown(COMPARISON_RULES.ranks)}.`);
@@ -193,7 +221,8 @@ describe('partial submissions', () => {
     );
     const overall = md.slice(md.indexOf('## Overall'), md.indexOf('## Verdicts'));
     expect(overall).toContain('| full |');
-    expect(overall).not.toContain('few');
+    expect(overall).not.toContain('| few |');
+    expect(overall).toContain("Not ranked here: few (forecasts no path of 1 of the block's 2 unit(s))");
     expect(md).toMatch(/\| few \(its origins\) \| 10 \|/);
     expect(md).toMatch(/- On few's own points a baseline leads \d+ headline/);
   });

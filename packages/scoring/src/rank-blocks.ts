@@ -82,7 +82,6 @@ export function rankBlocks(ctx: RankContext): ScoringResults['ranks'] {
   const { scope, models, coverage } = ctx;
   const { unitInfo } = scope;
   const finverse = ctx.comparable.filter((v) => v.family === 'finverse');
-  const shared = new Map<string, { values: MetricValue[]; counted: Map<string, RankPoints> }>();
   const taskPoints = unitPoints(scope, null);
   const rankOf = (keep: (unit: string) => boolean) => {
     const units = [...unitInfo.keys()].filter(keep);
@@ -114,13 +113,8 @@ export function rankBlocks(ctx: RankContext): ScoringResults['ranks'] {
         notRanked,
       );
     }
-    const key = `${cutting.map((m) => m.model).join('\u0000')}\u0001${ranked.map((m) => m.model).join('\u0000')}`;
-    let s = shared.get(key);
-    if (!s) {
-      s = sharedPaths(scope, ranked, cutting);
-      shared.set(key, s);
-    }
-    const own = s.values.filter((v) => inUnits.has(v.unit));
+    const s = sharedPaths(scope, ranked, cutting, inUnits);
+    const own = s.values;
     let origins = 0;
     let points = 0;
     for (const u of units) {
@@ -171,16 +165,23 @@ function unitPoints(scope: ScoringScope, panel: EvaluationPanel | null): Map<str
 }
 
 /**
- * The FinVerse cells of `ranked` on the paths every model of `cutting` forecasts (the full-coverage and
- * the fully covering models forecast them all), and the origins and points of those paths per unit.
+ * The FinVerse cells of `ranked` in the block's units on the paths every model of `cutting` forecasts (the
+ * full-coverage models and the partial ones covering the units fully forecast them all), and the origins
+ * and points of those paths per unit. Only the block's units are kept: elsewhere a ranked partial model
+ * may forecast nothing.
  */
 function sharedPaths(
   scope: ScoringScope,
   ranked: readonly ModelForecasts[],
   cutting: readonly ModelForecasts[],
+  units: ReadonlySet<string>,
 ): { values: MetricValue[]; counted: Map<string, RankPoints> } {
   const { panel, seriesUnit, unitInfo } = scope;
-  const keep = new Uint8Array(panel.horizon.length).fill(1);
+  const keep = new Uint8Array(panel.horizon.length);
+  for (let o = 0; o < keep.length; o++) {
+    const unit = seriesUnit[panel.originSeries[o]];
+    keep[o] = unit !== undefined && units.has(unit) ? 1 : 0;
+  }
   for (const m of cutting) for (let o = 0; o < keep.length; o++) if (!m.covered![o]) keep[o] = 0;
   const selection = selectPanelOrigins(panel, keep);
   const sub: ScoringScope = {

@@ -1,6 +1,6 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
-import { code, coverageText, fmt, percent, rankTable, table } from './leaderboard-format.ts';
+import { code, coverageText, fmt, percent, rankCaption, rankTable, table } from './leaderboard-format.ts';
 import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
@@ -49,7 +49,7 @@ export function coverageSummary(results: ScoringResults): string[] {
   });
   return [
     ...lines,
-    'rank blocks compare only models covering every point of their units; partial models are compared with the baselines on their own points (leaderboard: "Partial models")',
+    'rank blocks (FinVerse rank aggregation) rank every model with a path in each of their units on the paths all of them forecast; partial models are also compared with the baselines on their own points (leaderboard: "Partial models")',
   ];
 }
 
@@ -89,12 +89,14 @@ function coverageSection(results: ScoringResults, baselines: Set<string>): strin
 /** Each partial model and the baselines on exactly its points: ranks and headline values. */
 function partialSection(results: ScoringResults, baselines: Set<string>): string {
   const out: string[] = ['## Partial models, with the baselines on the same points\n'];
-  const names = results.models.filter((m) => m.baseline).map((m) => m.model);
   for (const p of results.same_points) {
+    // The baselines it is compared with on its points (GARCH, partial itself, is not among them).
+    const names = [...new Set(p.values.map((v) => v.model))].filter((m) => baselines.has(m)).sort();
     const c = results.models.find((m) => m.model === p.model)!.coverage;
     out.push(`### ${md(p.model)}\n`);
     out.push(`${coverageText(c)}; every value below is on these points only.\n`);
-    if (p.ranks.models.length) out.push(`${rankTable(p.ranks, baselines)}\n`);
+    if (p.ranks.models.length)
+      out.push(`${rankCaption(p.ranks, 'the task set')}\n\n${rankTable(p.ranks, baselines)}\n`);
     const own = results.values.filter((v) => v.model === p.model && isHeadline(v));
     const key = (v: MetricValue) => `${v.unit}\u0000${v.metric}`;
     const base = new Map<string, Map<string, MetricValue>>();
@@ -291,13 +293,40 @@ function baselinesWinGroups(rows: ScoringResults['baselines_win']): string[] {
 function breakdown(title: string, blocks: Record<string, RankBlock>): string {
   const rows = Object.entries(blocks).map(([group, b]) => [
     md(group),
+    `${b.family}: rank aggregation of ${b.metrics.length} metric(s)`,
+    `${b.points.origins} paths (${percent(b.points.share)})`,
     b.models
       .filter((m) => m.position === 1)
       .map((m) => md(m.model))
       .join(', ') || '–',
     b.models.map((m) => `${md(m.model)} ${m.position}`).join(' · '),
+    b.not_ranked.map((n) => md(n.model)).join(', ') || '–',
   ]);
-  return `### By ${title}\n\n${table([title, 'first', 'positions'], rows)}`;
+  return `### By ${title} (FinVerse rank aggregation, metric family \`finverse\`)\n\n${table([title, 'ranked by', 'shared points', 'first', 'positions', 'not ranked'], rows)}`;
+}
+
+/** Where the fitted baselines were fitted, fell back (and why) and are scored (results.json baseline_fits). */
+function baselineFitsSection(fits: ScoringResults['baseline_fits']): string {
+  if (!fits.length) return '';
+  const rows = fits.map((f) => [
+    md(f.model),
+    String(f.origins),
+    String(f.fitted),
+    f.fallback
+      ? `${f.fallback} (${Object.entries(f.reasons)
+          .map(([r, n]) => `${md(r)} ${n}`)
+          .join(', ')})`
+      : '0',
+    String(f.no_path),
+    String(f.not_converged),
+    f.scored_on === 'fitted' ? `its ${f.fitted} fitted origins only` : 'every origin (fallbacks included)',
+  ]);
+  return [
+    '## Fitted baselines: where they were fitted\n',
+    table(['baseline', 'origins', 'fitted', 'fallback (why)', 'no path', 'not converged', 'scored on'], rows),
+    '',
+    "GARCH's fallback is a constant variance (the window's mean squared return) around the random walk: it is not GARCH, so GARCH is scored only where GARCH(1,1) was fitted, as a partial model (its coverage above, its verdict on its origins, and the baselines on its points under Partial models). short\\_window: fewer one-step returns in the window than the fit needs; fit\\_failed: the ML fit failed; no\\_variance: no finite positive variance forecast. ARIMA's fallback is ARIMA(0,1,0), an ARIMA model, and is scored as arima.\n",
+  ].join('\n');
 }
 
 /** The codes that change how every result on the data is read: listed first. */
@@ -354,11 +383,19 @@ export function renderLeaderboard(results: ScoringResults): string {
   out.push(coverageSection(results, baselines));
   if (results.runs?.length) out.push(runsSection(results.runs));
   if (baselines.has('arima')) out.push(ARIMA_NOTE);
+  const fits = baselineFitsSection(results.baseline_fits ?? []);
+  if (fits) out.push(fits);
   out.push(
-    '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
+    '## Overall ranking: FinVerse family (§4.2 rank aggregation: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
   );
+  out.push(`${rankCaption(results.ranks.overall)}\n`);
   out.push(`${rankTable(results.ranks.overall, baselines)}\n`);
-  out.push('## Verdicts against the random walk (Diebold–Mariano, HLN; all origins pooled)\n');
+  out.push(
+    'This ranking reads the FinVerse metrics only (hit rates, MASE, IC and portfolio metrics at the tasks’ (p, h)). The verdicts below test another family, the Tycheon horizon-end losses (squared error and CRPS), against the random walk: a model can be first here and worse there. Every model with a path in each unit is ranked on the paths all ranked models forecast, so a model that skips pairs removes them from everyone’s ranking, and its coverage is in the table above.\n',
+  );
+  out.push(
+    '## Verdicts against the random walk (Tycheon family: squared error and CRPS of the horizon-end return; Diebold–Mariano, HLN; all origins pooled)\n',
+  );
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (results.verdicts.status === 'refused') out.push(`**Refused.** ${md(results.verdicts.reason ?? '')}\n`);
   else {

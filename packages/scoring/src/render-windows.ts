@@ -1,5 +1,5 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
-import { coverageText, fmt, rankTable, table } from './leaderboard-format.ts';
+import { coverageText, fmt, rankCaption, rankTable, table } from './leaderboard-format.ts';
 import type { MemorisationGap, ScoringResults, WindowScores } from './results-schema.ts';
 
 /** What each knowledge window holds (the split's labels, packages/split label-window.ts). */
@@ -53,7 +53,10 @@ function windowSection(w: WindowScores, baselines: Set<string>): string {
   const partial = w.models.filter((m) => m.coverage.share < 1 && !m.baseline);
   for (const m of partial) out.push(`- ${md(m.model)} covers ${coverageText(m.coverage)} of this window.`);
   if (partial.length) out.push('');
-  if (w.ranks.overall.models.length) out.push(`${rankTable(w.ranks.overall, baselines)}\n`);
+  if (w.ranks.overall.models.length)
+    out.push(
+      `${rankCaption(w.ranks.overall, `the window's task set`)}\n\n${rankTable(w.ranks.overall, baselines)}\n`,
+    );
   if (w.verdicts.status === 'refused') out.push(`Verdicts refused: ${md(w.verdicts.reason ?? '')}\n`);
   else {
     const rows = w.verdicts.rows.filter((r) => r.unit === '*');
