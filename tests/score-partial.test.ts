@@ -118,15 +118,18 @@ describe('asof score with a partial, label-origin forecast file', () => {
     expect(few.coverage).toMatchObject({ series: 2, origins: 2, points: 24, units: 1, full_units: 0 });
     expect(few.coverage.share).toBeCloseTo(24 / taskPoints, 15);
     expect(results.models.find((m) => m.model === 'everywhere')!.coverage.share).toBe(1);
-    // The share as the leaderboard prints it (two significant digits under 1%); six models on its points:
-    // the five baselines and itself.
+    // The share as the leaderboard prints it (two significant digits under 1%); five models on its points:
+    // the four baselines scored on every origin and itself (GARCH is scored only where it was fitted, a
+    // partial model itself, docs/decisions/0059).
     const share = ((24 / taskPoints) * 100).toPrecision(2).replace('.', '\\.');
     expect(stdout).toMatch(
       new RegExp(
-        `few: partial, 2 series, 2 origins, 24 points \\(${share}% of the task set\\); with the baselines on its points: position \\d of 6`,
+        `few: partial, 2 series, 2 origins, 24 points \\(${share}% of the task set\\); with the baselines on its points: position \\d of 5`,
       ),
     );
-    expect(stdout).toContain('rank blocks compare only models covering every point of their units');
+    expect(stdout).toContain(
+      'rank blocks (FinVerse rank aggregation) rank every model with a path in each of their units on the paths all of them forecast',
+    );
   });
 
   it('scores the baselines on the same points (tycheon.mae of the random walk by hand)', () => {
@@ -154,12 +157,14 @@ describe('asof score with a partial, label-origin forecast file', () => {
 
   it('shows the full and the partial model in one leaderboard, with the comparison sets', () => {
     expect(results.ranks.overall.models.map((m) => m.model)).toContain('everywhere');
+    // few has no path in most units: not in the overall block (which says so), ranked where it has a path in
+    // every unit, on the paths every model there shares (issue 51 item 7).
     expect(results.ranks.overall.models.map((m) => m.model)).not.toContain('few');
+    expect(results.ranks.overall.not_ranked.map((n) => n.model)).toContain('few');
+    expect(results.ranks.overall.family).toBe('finverse');
     expect(leaderboard).toMatch(/\| everywhere \| \d+ \| \d+ \| \d+ \| 100% \| all blocks \|/);
     const share = ((24 / results.comparison.task_set.points) * 100).toPrecision(2).replace('.', '\\.');
-    expect(leaderboard).toMatch(
-      new RegExp(`\\| few \\| 2 \\| 2 \\| 24 \\| ${share}% \\| none: with the baselines on its own points`),
-    );
+    expect(leaderboard).toMatch(new RegExp(`\\| few \\| 2 \\| 2 \\| 24 \\| ${share}% \\| [^|]+ \\|`));
     expect(leaderboard).toContain(
       '- Ranks: a rank block (overall, each scope, category and frequency) ranks',
     );

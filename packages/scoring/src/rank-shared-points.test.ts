@@ -176,6 +176,20 @@ describe('GARCH is scored only on the origins where it was fitted', () => {
     expect(results.ranks.overall.models.map((m) => m.model)).toContain('garch');
   });
 
+  it('is left out of the results when it was fitted at no origin (every window too short)', () => {
+    const short = data.origins.map((o) => ({ ...o, history_tail: o.history_tail!.slice(-20) }));
+    const res = scorePanel({ tasks: data.tasks, panel: buildEvaluationPanel(short, data.targets), models: [] });
+    expect(res.baseline_fits.find((f) => f.model === 'garch')).toMatchObject({
+      fitted: 0,
+      fallback: 120,
+      reasons: { short_window: 120 },
+    });
+    expect(res.models.map((m) => m.model)).not.toContain('garch');
+    expect(res.values.some((v) => v.model === 'garch')).toBe(false);
+    expect(res.ranks.overall.points).toEqual({ origins: 120, points: 600, share: 1 });
+    expect(renderLeaderboard(res)).toContain('| not scored: fitted at no origin |');
+  });
+
   it('keeps which origins it was fitted at through the baselines cache', () => {
     const notes = new Map<string, FittedBaselineNotes>();
     const own = makePanelBaselines(panel, seriesFrequencyOf(panel, data.tasks), BASELINE_MODELS, {}, notes);

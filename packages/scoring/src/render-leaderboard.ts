@@ -41,8 +41,9 @@ export function coverageSummary(results: ScoringResults): string[] {
       results.verdicts.status === 'ok'
         ? (results.verdicts.rows.find((r) => r.model === p.model && r.unit === '*')?.verdict ?? 'n/a')
         : 'refused';
+    const baseline = results.models.find((m) => m.model === p.model)?.baseline;
     return (
-      `${p.model}: partial, ${coverageText(c)}; with the baselines on its points: ` +
+      `${p.model}: ${baseline ? 'baseline scored only where it was fitted' : 'partial'}, ${coverageText(c)}; with the baselines on its points: ` +
       `${pos === undefined ? 'no FinVerse cell' : `position ${pos} of ${p.ranks.models.length}`}; ` +
       `vs random walk on its origins: ${verdict}`
     );
@@ -319,7 +320,11 @@ function baselineFitsSection(fits: ScoringResults['baseline_fits']): string {
       : '0',
     String(f.no_path),
     String(f.not_converged),
-    f.scored_on === 'fitted' ? `its ${f.fitted} fitted origins only` : 'every origin (fallbacks included)',
+    f.scored_on === 'all'
+      ? 'every origin (fallbacks included)'
+      : f.fitted
+        ? `its ${f.fitted} fitted origins only`
+        : 'not scored: fitted at no origin',
   ]);
   return [
     '## Fitted baselines: where they were fitted\n',

@@ -423,8 +423,12 @@ function modelsToScore(
       });
     }
   }
+  // A baseline scored only where it was fitted, fitted at no scored origin, has nothing to be scored on: it
+  // is left out of the results (baseline_fits says why), as a window leaves out a model with no origin in it.
+  const scoredOrigin = (o: number) => index.seriesUnit[panel.originSeries[o]] !== undefined;
+  const scorable = own.filter((m) => !m.covered || m.covered.some((c, o) => c === 1 && scoredOrigin(o)));
   const models = [
-    ...own,
+    ...scorable,
     ...checkSubmittedBaselines(
       panel,
       own,

@@ -84,6 +84,9 @@ export function onlyWindow(
     );
   }
   const w = windowScope(scope, models, window);
+  // A baseline scored only where it was fitted (GARCH) may have no fitted origin in the window: left out.
+  const baselines = new Set(models.filter((m) => m.baseline).map((m) => m.model));
+  w.absent = w.absent.filter((m) => !baselines.has(m));
   if (w.absent.length) {
     throw new InputError(
       'SCORE_WINDOW_NOT_COVERED',
