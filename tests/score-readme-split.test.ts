@@ -18,6 +18,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const read = (dir: string) =>
   ScoringResults.parse(JSON.parse(readFileSync(join(work, dir, 'results.json'), 'utf8')));
 const logs: Record<string, string> = {};
+let skippedSteps = 0;
 
 beforeAll(async () => {
   const d = await defaultFixture();
@@ -58,6 +59,18 @@ beforeAll(async () => {
     );
   }
   writeFileSync(join(work, 'rw-copy.csv'), `${rows.join('\n')}\n`);
+  // The same copy renamed, skipping one (series, origin) pair: the first data row's path (issue 51 item 7).
+  const [, first] = rows;
+  const [, skipSeries, skipOrigin] = first.split(',');
+  const skip = rows
+    .slice(1)
+    .filter((line) => {
+      const [, series, origin] = line.split(',');
+      return !(series === skipSeries && origin === skipOrigin);
+    })
+    .map((line) => line.replace(/^rw_copy,/, 'rw_skip,'));
+  skippedSteps = rows.length - 1 - skip.length;
+  writeFileSync(join(work, 'rw-skip.csv'), `${['model,series_id,origin,step,value', ...skip].join('\n')}\n`);
   const score = async (name: string, ...extra: string[]) => {
     const r = await run(
       'score',
@@ -76,6 +89,7 @@ beforeAll(async () => {
   await score('second-score', '--forecasts', 'rw-copy.csv');
   await score('cold-score', '--forecasts', 'rw-copy.csv', '--no-cache');
   await score('t2-score', '--forecasts', 'rw-copy.csv', '--window', 'T2');
+  await score('skip-score', '--forecasts', 'rw-copy.csv', '--forecasts', 'rw-skip.csv');
 }, 600_000);
 
 describe('asof score on the README split (issue 51 items 5 and 6)', () => {
@@ -154,5 +168,57 @@ describe('asof score on the README split (issue 51 items 5 and 6)', () => {
       n++;
     }
     expect(n).toBeGreaterThan(10);
+  });
+
+  it('ranks a model that skips one pair on the points it shares with the others, naming the family (item 7)', () => {
+    const r = read('skip-score');
+    const task = r.comparison.task_set;
+    expect(skippedSteps).toBeGreaterThan(0);
+    const names = r.ranks.overall.models.map((m) => m.model);
+    expect(names).toContain('rw_skip');
+    expect(names).toContain('rw_copy');
+    expect(r.ranks.overall.points).toEqual({
+      origins: task.origins - 1,
+      points: task.points - skippedSteps,
+      share: (task.points - skippedSteps) / task.points,
+    });
+    // Every ranking, in every window and beside every partial model, names its family and metrics.
+    const blocks = [r, ...r.windows].flatMap((x) => [
+      x.ranks.overall,
+      ...Object.values(x.ranks.by_scope),
+      ...Object.values(x.ranks.by_category),
+      ...Object.values(x.ranks.by_frequency),
+      ...x.same_points.map((p) => p.ranks),
+    ]);
+    expect(blocks.length).toBeGreaterThan(20);
+    for (const b of blocks) {
+      expect(b.family).toBe('finverse');
+      expect(b.ranked_by).toMatch(/^FinVerse §4\.2 rank aggregation/);
+      expect(b.metrics.length).toBeGreaterThan(0);
+    }
+    const md = readFileSync(join(work, 'skip-score', 'leaderboard.md'), 'utf8');
+    expect(md).toContain('## Overall ranking: FinVerse family');
+    expect(md).toMatch(/\| rw\\_skip \| 24 \| 119 \| \d+ \| 99\.\d% \| all blocks \|/);
+  });
+
+  it('does not score GARCH where it fell back: on this split it was fitted nowhere (11 or 3 returns a window)', () => {
+    const r = read('second-score');
+    // Monthly windows hold 11 one-step returns, quarterly 3: fewer than GARCH(1,1)'s 30 at all 120 origins.
+    expect(r.baseline_fits.find((f) => f.model === 'garch')).toEqual({
+      model: 'garch',
+      origins: 120,
+      fitted: 0,
+      fallback: 120,
+      reasons: { short_window: 120 },
+      no_path: 0,
+      not_converged: 0,
+      scored_on: 'fitted',
+    });
+    expect(r.config.baselines).toContain('garch');
+    expect(r.models.map((m) => m.model)).not.toContain('garch');
+    expect(r.values.some((v) => v.model === 'garch')).toBe(false);
+    expect(r.losses!.models.some((m) => m.model === 'garch')).toBe(false);
+    const md = readFileSync(join(work, 'second-score', 'leaderboard.md'), 'utf8');
+    expect(md).toContain('| garch | 120 | 0 | 120 (short\\_window 120) | 0 | 0 | not scored: fitted at no origin |');
   });
 });
