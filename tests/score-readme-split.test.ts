@@ -219,6 +219,8 @@ describe('asof score on the README split (issue 51 items 5 and 6)', () => {
     expect(r.values.some((v) => v.model === 'garch')).toBe(false);
     expect(r.losses!.models.some((m) => m.model === 'garch')).toBe(false);
     const md = readFileSync(join(work, 'second-score', 'leaderboard.md'), 'utf8');
-    expect(md).toContain('| garch | 120 | 0 | 120 (short\\_window 120) | 0 | 0 | not scored: fitted at no origin |');
+    expect(md).toContain(
+      '| garch | 120 | 0 | 120 (short\\_window 120) | 0 | 0 | not scored: fitted at no origin |',
+    );
   });
 });

@@ -73,7 +73,12 @@ describe('the baselines cache (issue 51 item 5)', () => {
     expect(decodeBaselines(bytes, panel.actual.length - 1, [...BASELINE_MODELS], origins)).toBeNull();
     expect(decodeBaselines(bytes, panel.actual.length, ['random_walk', 'drift'], origins)).toBeNull();
     expect(
-      decodeBaselines(bytes.subarray(0, bytes.length - 8), panel.actual.length, [...BASELINE_MODELS], origins),
+      decodeBaselines(
+        bytes.subarray(0, bytes.length - 8),
+        panel.actual.length,
+        [...BASELINE_MODELS],
+        origins,
+      ),
     ).toBeNull();
   });
 

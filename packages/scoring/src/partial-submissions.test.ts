@@ -171,7 +171,9 @@ describe('partial submissions', () => {
     // The Cat0 block on few's paths is what the same models get on a panel built from those paths only.
     const cut = buildEvaluationPanel(
       fewOrigins,
-      data.targets.filter((t) => fewOrigins.some((o) => o.series_id === t.series_id && o.origin === t.origin)),
+      data.targets.filter((t) =>
+        fewOrigins.some((o) => o.series_id === t.series_id && o.origin === t.origin),
+      ),
     );
     const onCut = (r: ForecastRow[]) => alignForecasts(cut, forecastRowsToTable(r))[0];
     const byHand = scorePanel({

@@ -14,7 +14,7 @@ import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.t
 
 /** What every rank block of results.json ranks by (its metric family and the aggregate it ranks). */
 export const RANKED_BY =
-  'FinVerse §4.2 rank aggregation of the FinVerse metrics (the family finverse; metrics lists them): the mean of each metric per unit, the models ranked per (unit, metric) cell, the geometric mean of a model\'s cell ranks per aspect (K), the models ranked by K per aspect, and overall = the sum of the aspect ranks (lower is better)';
+  "FinVerse §4.2 rank aggregation of the FinVerse metrics (the family finverse; metrics lists them): the mean of each metric per unit, the models ranked per (unit, metric) cell, the geometric mean of a model's cell ranks per aspect (K), the models ranked by K per aspect, and overall = the sum of the aspect ranks (lower is better)";
 
 /** The points a rank block's cells are computed on. */
 export interface RankPoints {
@@ -138,7 +138,11 @@ export function rankBlocks(ctx: RankContext): ScoringResults['ranks'] {
   };
 }
 
-function taskPointsOf(taskPoints: Map<string, RankPoints>, units: readonly string[], total: number): RankPoints {
+function taskPointsOf(
+  taskPoints: Map<string, RankPoints>,
+  units: readonly string[],
+  total: number,
+): RankPoints {
   let origins = 0;
   for (const u of units) origins += taskPoints.get(u)?.origins ?? 0;
   return { origins, points: total, share: total ? 1 : 0 };
@@ -192,7 +196,9 @@ function sharedPaths(
   const ms = ranked.map((m) => selectModelOrigins(panel, selection, m));
   const cells = new MetricCells(ms);
   scoreFinversePanel(sub, ms, cells);
-  scope.step(`FinVerse cells on the paths shared with ${cutting.map((m) => m.model).join(', ')} (rank blocks)`);
+  scope.step(
+    `FinVerse cells on the paths shared with ${cutting.map((m) => m.model).join(', ')} (rank blocks)`,
+  );
   return { values: cells.values(), counted: unitPoints(sub, selection.panel) };
 }
 

@@ -48,7 +48,10 @@ describe('a model that skips one pair is ranked on the points it shares with the
   const wobble = (o: OriginRow) => 0.003 * Math.sin(3 * o.last_value);
   const align = (p: typeof panel, x: ForecastRow[]) => alignForecasts(p, forecastRowsToTable(x))[0];
   const full = align(panel, rows('full', data.origins, wobble));
-  const skip = align(panel, rows('skip', kept, () => 0.002));
+  const skip = align(
+    panel,
+    rows('skip', kept, () => 0.002),
+  );
   const results = scorePanel({ tasks: data.tasks, panel, models: [full, skip] });
 
   it('is in the overall ranking, on 119 of the 120 paths (595 of 600 points), its coverage shown', () => {
@@ -68,7 +71,9 @@ describe('a model that skips one pair is ranked on the points it shares with the
     });
     const md = renderLeaderboard(results);
     expect(md).toMatch(/\| skip \| 10 \| 119 \| 595 \| 99\.2% \| all blocks \|/);
-    expect(md).toContain('on 119 paths, 595 points (99.2% of the task set) that every ranked model forecasts.');
+    expect(md).toContain(
+      'on 119 paths, 595 points (99.2% of the task set) that every ranked model forecasts.',
+    );
   });
 
   it('ranks every model exactly as on a split without the skipped pair', () => {
@@ -80,7 +85,13 @@ describe('a model that skips one pair is ranked on the points it shares with the
     const byHand = scorePanel({
       tasks: data.tasks,
       panel: cut,
-      models: [align(cut, rows('full', kept, wobble)), align(cut, rows('skip', kept, () => 0.002))],
+      models: [
+        align(cut, rows('full', kept, wobble)),
+        align(
+          cut,
+          rows('skip', kept, () => 0.002),
+        ),
+      ],
       options: { originStride: H },
     });
     const strip = (b: RankBlock) => ({ aspects: b.aspects, cells: b.cells_per_aspect, models: b.models });
@@ -152,9 +163,13 @@ describe('GARCH is scored only on the origins where it was fitted', () => {
     expect(pooled.n).toBe(96);
     // GARCH's point is y_o: its Tycheon MAE in Cat0 is the mean over the 4 fitted series of mean |r|.
     const byHand = mean(
-      [1, 2, 3, 4].map((k) => mean(fitted.filter((o) => o.series_id === `u0s${k}`).map((o) => Math.abs(r(o))))),
+      [1, 2, 3, 4].map((k) =>
+        mean(fitted.filter((o) => o.series_id === `u0s${k}`).map((o) => Math.abs(r(o)))),
+      ),
     );
-    const g = results.values.find((v) => v.model === 'garch' && v.unit === CAT0 && v.metric === 'tycheon.mae')!;
+    const g = results.values.find(
+      (v) => v.model === 'garch' && v.unit === CAT0 && v.metric === 'tycheon.mae',
+    )!;
     expect(g.value).toBeCloseTo(byHand, 12);
     expect(g.series).toBe(4);
     expect(g.partial).toBe(true);
@@ -178,7 +193,11 @@ describe('GARCH is scored only on the origins where it was fitted', () => {
 
   it('is left out of the results when it was fitted at no origin (every window too short)', () => {
     const short = data.origins.map((o) => ({ ...o, history_tail: o.history_tail!.slice(-20) }));
-    const res = scorePanel({ tasks: data.tasks, panel: buildEvaluationPanel(short, data.targets), models: [] });
+    const res = scorePanel({
+      tasks: data.tasks,
+      panel: buildEvaluationPanel(short, data.targets),
+      models: [],
+    });
     expect(res.baseline_fits.find((f) => f.model === 'garch')).toMatchObject({
       fitted: 0,
       fallback: 120,
@@ -202,7 +221,10 @@ describe('GARCH is scored only on the origins where it was fitted', () => {
       panel.horizon.length,
     )!;
     expect(back.models).toEqual(own);
-    expect(back.notes.get('garch')).toMatchObject({ fallback: 24, reasons: { short_window: 12, fit_failed: 12 } });
+    expect(back.notes.get('garch')).toMatchObject({
+      fallback: 24,
+      reasons: { short_window: 12, fit_failed: 12 },
+    });
   });
 });
 
@@ -210,11 +232,19 @@ describe('every ranking names its metric family and metric', () => {
   const panel = buildEvaluationPanel(data.origins, data.targets);
   const few = alignForecasts(
     panel,
-    forecastRowsToTable(rows('few', data.origins.filter((o) => o.series_id === 'u0s3'), () => 0.01)),
+    forecastRowsToTable(
+      rows(
+        'few',
+        data.origins.filter((o) => o.series_id === 'u0s3'),
+        () => 0.01,
+      ),
+    ),
   );
   const results = scorePanel({ tasks: data.tasks, panel, models: few });
   const finverseMetrics = [
-    ...new Set(results.values.filter((v) => v.family === 'finverse' && v.direction !== 'nominal').map((v) => v.metric)),
+    ...new Set(
+      results.values.filter((v) => v.family === 'finverse' && v.direction !== 'nominal').map((v) => v.metric),
+    ),
   ].sort();
 
   it('in results.json: family, ranked_by and the metrics ranked, in every block', () => {

@@ -132,7 +132,7 @@ export const RankBlock = z
       })
       .strict()
       .describe(
-        'the shared points every ranked model is ranked on (comparison.ranks); for a same_points block, the partial model\'s points',
+        "the shared points every ranked model is ranked on (comparison.ranks); for a same_points block, the partial model's points",
       ),
     not_ranked: z
       .array(z.object({ model: z.string(), reason: z.string() }).strict())
@@ -305,18 +305,21 @@ const Ranks = z
 export const BaselineFit = z
   .object({
     model: z.string(),
-    origins: z.number().int().describe("origins of the scored series (every origin the baseline was asked for)"),
+    origins: z
+      .number()
+      .int()
+      .describe('origins of the scored series (every origin the baseline was asked for)'),
     fitted: z.number().int().describe('origins forecast by the fitted model itself'),
     fallback: z
       .number()
       .int()
       .describe(
-        'origins where the model could not be fitted and its documented fallback was used (GARCH: a constant variance, the window\'s mean squared return; ARIMA: ARIMA(0,1,0))',
+        "origins where the model could not be fitted and its documented fallback was used (GARCH: a constant variance, the window's mean squared return; ARIMA: ARIMA(0,1,0))",
       ),
     reasons: z
       .record(z.string(), z.number().int())
       .describe(
-        "fallback origins by reason: short_window (fewer returns in the window than the fit needs), fit_failed (the ML fit failed), no_variance (no finite positive variance forecast), no_suitable_model (auto.arima found none), forecast_overflow (the forecast left the float range)",
+        'fallback origins by reason: short_window (fewer returns in the window than the fit needs), fit_failed (the ML fit failed), no_variance (no finite positive variance forecast), no_suitable_model (auto.arima found none), forecast_overflow (the forecast left the float range)',
       ),
     no_path: z
       .number()
@@ -325,7 +328,9 @@ export const BaselineFit = z
     not_converged: z
       .number()
       .int()
-      .describe("fitted origins whose fit stopped at the optimiser's iteration limit (its parameters are used)"),
+      .describe(
+        "fitted origins whose fit stopped at the optimiser's iteration limit (its parameters are used)",
+      ),
     scored_on: z
       .enum(['fitted', 'all'])
       .describe(

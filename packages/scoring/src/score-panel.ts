@@ -477,8 +477,9 @@ function baselineFits(notes: ReadonlyMap<string, FittedBaselineNotes>): ScoringR
  * Scores every model (the submitted ones plus the baselines) on a panel: FinVerse metrics where the
  * tasks assign them, FinTSB and Tycheon metrics, Diebold–Mariano verdicts against the random walk, and
  * FinVerse §4.2 rank aggregation with scope/category/frequency breakdowns (scoreSelection). A partial model
- * (`covered`) is scored on its own origins with the baselines on the same points (same_points), and ranked
- * only in the blocks whose every point it covers (COMPARISON_RULES, docs/decisions/0014). When the split
+ * (`covered`; GARCH too, scored only where it was fitted) is scored on its own origins with the baselines on
+ * the same points (same_points, docs/decisions/0014), and a rank block ranks every model with a path in each
+ * of its units on the paths they all forecast (COMPARISON_RULES, docs/decisions/0059). When the split
  * labels its origins with knowledge windows, each window present is scored the same way on its own origins
  * (windows), with the T1 − T2 memorisation gap; `options.window` scores one window only. The per-origin
  * losses behind every verdict are kept (losses).
