@@ -5,6 +5,7 @@ import { InputError } from '@asof/schema';
 import {
   checkForecastsReadable,
   coverageSummary,
+  overallRankingLine,
   SCORING_WINDOWS,
   type ScoringWindow,
   scoreSplit,
@@ -215,7 +216,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   const verdictOf = new Map(pooled.map((r) => [r.model, r.verdict ?? 'n/a']));
   const aspects = results.ranks.overall.aspects;
   io.out(
-    `${formatTable(
+    `${overallRankingLine(results)}\n${formatTable(
       ['#', 'model', ...aspects, 'overall', 'vs random walk'],
       results.ranks.overall.models.map((m) => [
         m.position,

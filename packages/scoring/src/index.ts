@@ -179,6 +179,7 @@ export {
 } from './read-split-tables.ts';
 export {
   coverageSummary,
+  overallRankingLine,
   renderLeaderboard,
   type UnitVerdictCounts,
   unitVerdictCounts,

@@ -5,7 +5,7 @@ import { buildEvaluationPanel } from './build-evaluation-panel.ts';
 import { type FittedBaselineNotes, makePanelBaselines } from './make-baseline-forecasts.ts';
 import { makeRandomWalkPanel } from './make-random-walk-panel.ts';
 import { RANKED_BY } from './rank-blocks.ts';
-import { renderLeaderboard } from './render-leaderboard.ts';
+import { overallRankingLine, renderLeaderboard } from './render-leaderboard.ts';
 import { type RankBlock, ScoringResults } from './results-schema.ts';
 import { scorePanel, seriesFrequencyOf } from './score-panel.ts';
 import { BASELINE_MODELS, type ForecastRow, type OriginRow } from './score-types.ts';
@@ -276,6 +276,10 @@ describe('every ranking names its metric family and metric', () => {
     }
     expect(md).toContain('## Overall ranking: FinVerse family (§4.2 rank aggregation');
     expect(md).toContain('## Verdicts against the random walk (Tycheon family');
+    // The terminal's line above the overall table (asof score).
+    expect(overallRankingLine(results)).toBe(
+      `overall ranking: FinVerse rank aggregation (metric family finverse, ${finverseMetrics.length} metric(s)) on 120 shared paths (100% of the task set); vs random walk: Tycheon squared error and CRPS (Diebold–Mariano)`,
+    );
     for (const by of ['scope', 'category', 'frequency'])
       expect(md).toContain(`### By ${by} (FinVerse rank aggregation, metric family \`finverse\`)`);
   });

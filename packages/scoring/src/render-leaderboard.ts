@@ -27,6 +27,16 @@ function isHeadline(v: MetricValue): boolean {
   );
 }
 
+/** One line for a terminal above the overall table: the family and metric it ranks by, on which points. */
+export function overallRankingLine(results: ScoringResults): string {
+  const b = results.ranks.overall;
+  return (
+    `overall ranking: FinVerse rank aggregation (metric family ${b.family}, ${b.metrics.length} metric(s)) on ` +
+    `${b.points.origins} shared paths (${percent(b.points.share)} of the task set); ` +
+    'vs random walk: Tycheon squared error and CRPS (Diebold–Mariano)'
+  );
+}
+
 /**
  * One line per partial model for a terminal: its coverage, its position among the baselines on its own
  * points and its verdict on its own origins (the CLI prints these under the overall table).
