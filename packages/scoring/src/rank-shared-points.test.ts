@@ -209,6 +209,31 @@ describe('GARCH is scored only on the origins where it was fitted', () => {
     expect(renderLeaderboard(res)).toContain('| not scored: fitted at no origin |');
   });
 
+  it('is left out of a knowledge window where it was fitted at no origin, and --window does not refuse it', () => {
+    // Origins 1–10 of each series in T1 with a 20-value window (the refit at origin 1 falls back, origins
+    // 2–10 reuse it), origins 11–12 in T2 with the whole window (refit at origin 11: fitted).
+    const seen = new Map<string, number>();
+    const labelled = data.origins.map((o) => {
+      const j = seen.get(o.series_id) ?? 0;
+      seen.set(o.series_id, j + 1);
+      return j < 10
+        ? { ...o, window: 'T1' as const, history_tail: o.history_tail!.slice(-20) }
+        : { ...o, window: 'T2' as const };
+    });
+    const p = buildEvaluationPanel(labelled, data.targets);
+    const all = scorePanel({ tasks: data.tasks, panel: p, models: [] });
+    expect(all.baseline_fits.find((f) => f.model === 'garch')).toMatchObject({
+      fitted: 20,
+      reasons: { short_window: 100 },
+    });
+    const [t1, t2] = all.windows;
+    expect(t1.models.map((m) => m.model)).not.toContain('garch');
+    expect(t2.models.find((m) => m.model === 'garch')!.coverage.origins).toBe(20);
+    const only = scorePanel({ tasks: data.tasks, panel: p, models: [], options: { window: 'T1' } });
+    expect(only.models.map((m) => m.model)).not.toContain('garch');
+    expect(only.values).toEqual(t1.values);
+  });
+
   it('keeps which origins it was fitted at through the baselines cache', () => {
     const notes = new Map<string, FittedBaselineNotes>();
     const own = makePanelBaselines(panel, seriesFrequencyOf(panel, data.tasks), BASELINE_MODELS, {}, notes);
