@@ -86,11 +86,15 @@ export async function buildReportDocument(
         for (const id of options.series) views.push(await aggregateVintages(duck, id, asOf));
         sections.push(await vintageViewSection(views));
       }
-    } else if (inputs.kind === 'split') {
-      sections.push(...(await splitSections(m, await aggregateSplit(duck))), warningsSection(m, null));
-      step('aggregated the split');
     } else {
-      sections.push(...(await fintsbSections(duck)), warningsSection(m, null));
+      // A scoring report's leaderboard sections carry the split manifest's warnings (Warnings of the data).
+      const warnings = inputs.results?.dataset_warnings.length ? [] : [warningsSection(m, null)];
+      if (inputs.kind === 'split') {
+        sections.push(...(await splitSections(m, await aggregateSplit(duck))), ...warnings);
+        step('aggregated the split');
+      } else {
+        sections.push(...(await fintsbSections(duck)), ...warnings);
+      }
     }
     if (inputs.results) {
       const horizons: Record<string, number> = {};

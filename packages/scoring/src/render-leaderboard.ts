@@ -1,11 +1,12 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
 import { code, coverageText, fmt, percent, rankTable, table } from './leaderboard-format.ts';
+import { leaderboardHeading } from './leaderboard-sections.ts';
 import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
 /** The rank blocks a model is ranked in ('overall', 'scope: Macro', …). */
-function rankedIn(results: ScoringResults, model: string): string[] {
+export function rankedIn(results: ScoringResults, model: string): string[] {
   const out: string[] = [];
   const has = (b: RankBlock) => b.models.some((m) => m.model === model);
   if (has(results.ranks.overall)) out.push('overall');
@@ -20,7 +21,7 @@ function rankedIn(results: ScoringResults, model: string): string[] {
 }
 
 /** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS (as baselines_win counts them). */
-function isHeadline(v: MetricValue): boolean {
+export function isHeadline(v: MetricValue): boolean {
   return (
     v.family === 'finverse' ||
     ['tycheon.mae', 'tycheon.rmse', 'tycheon.mase', 'tycheon.crps', 'tycheon.crps*'].includes(v.metric)
@@ -76,7 +77,7 @@ function coverageSection(results: ScoringResults, baselines: Set<string>): strin
     ];
   });
   return [
-    '## Coverage and comparison sets\n',
+    `## ${leaderboardHeading('coverage', results)}\n`,
     `Task set: ${t.series} series, ${t.origins} origins, ${t.points} points.\n`,
     table(['model', 'series', 'origins', 'points', 'share', 'ranked in'], rows),
     '',
@@ -88,7 +89,7 @@ function coverageSection(results: ScoringResults, baselines: Set<string>): strin
 
 /** Each partial model and the baselines on exactly its points: ranks and headline values. */
 function partialSection(results: ScoringResults, baselines: Set<string>): string {
-  const out: string[] = ['## Partial models, with the baselines on the same points\n'];
+  const out: string[] = [`## ${leaderboardHeading('partial', results)}\n`];
   const names = results.models.filter((m) => m.baseline).map((m) => m.model);
   for (const p of results.same_points) {
     const c = results.models.find((m) => m.model === p.model)!.coverage;
@@ -128,7 +129,7 @@ function sandboxCell(s: NonNullable<ScoringResults['runs']>[number]['sandbox']):
 }
 
 /** Models run by `asof run`: what each was served through the look-ahead guard, and how it was started. */
-function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
+function runsSection(results: ScoringResults, runs: NonNullable<ScoringResults['runs']>): string {
   const rows = runs.map((r) => [
     md(r.model),
     `${r.pairs.forecast} of ${r.pairs.asked} pairs${r.pairs.skipped ? ` (${r.pairs.skipped} skipped)` : ''}`,
@@ -140,7 +141,7 @@ function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
     md(r.command.join(' ')),
   ]);
   return [
-    '## Model runs (asof run, behind the look-ahead guard)\n',
+    `## ${leaderboardHeading('runs', results)}\n`,
     table(
       ['model', 'answered', 'guard checks', 'fit snapshot', 'protocol', 'run time', 'sandbox', 'command'],
       rows,
@@ -239,7 +240,7 @@ function pooledSection(results: ScoringResults): string {
     );
   };
   return [
-    `## Tycheon IC and the cost-aware diagnostic (${c.label}; all origins pooled)\n`,
+    `## ${leaderboardHeading('ic', results)}\n`,
     table(
       ['model', 'IC', 'RankIC', 'net return', 'gross return', 'hit rate', 'turnover'],
       models.map((key) => {
@@ -309,14 +310,15 @@ const DATA_WARNINGS_FIRST = [
 ];
 
 /** The data's own warnings (the split's manifest, carrying its universe's), right under the title. */
-function datasetWarningsSection(warnings: ScoringResults['dataset_warnings']): string {
+function datasetWarningsSection(results: ScoringResults): string {
+  const warnings = results.dataset_warnings;
   if (!warnings.length) return '';
   const rank = (c: string) => {
     const i = DATA_WARNINGS_FIRST.indexOf(c);
     return i < 0 ? DATA_WARNINGS_FIRST.length : i;
   };
   const sorted = [...warnings].sort((a, b) => rank(a.code) - rank(b.code));
-  return `## Warnings of the data (read every result below with them)\n\n${sorted
+  return `## ${leaderboardHeading('data-warnings', results)}\n\n${sorted
     .map((w) => `- **${md(w.code)}**${w.count ? ` (${w.count})` : ''}: ${md(w.message)}`)
     .join('\n')}\n`;
 }
@@ -350,15 +352,13 @@ export function renderLeaderboard(results: ScoringResults): string {
     out.push(
       "**FinTSB cells follow FinTSB's published code, not the paper's text** (`--fintsb-compat code`): fintsb.code.* cells use (1 − c)² on the mean return, TopK-Drop keeping k − n names and buying n, MDD from NAV₁, ICIR with ddof 0, and IR as its report prints it (the IC). Compare them with the paper's tables only.\n",
     );
-  out.push(datasetWarningsSection(results.dataset_warnings));
+  out.push(datasetWarningsSection(results));
   out.push(coverageSection(results, baselines));
-  if (results.runs?.length) out.push(runsSection(results.runs));
+  if (results.runs?.length) out.push(runsSection(results, results.runs));
   if (baselines.has('arima')) out.push(ARIMA_NOTE);
-  out.push(
-    '## Overall (FinVerse §4.2: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
-  );
+  out.push(`## ${leaderboardHeading('overall', results)}\n`);
   out.push(`${rankTable(results.ranks.overall, baselines)}\n`);
-  out.push('## Verdicts against the random walk (Diebold–Mariano, HLN; all origins pooled)\n');
+  out.push(`## ${leaderboardHeading('verdicts', results)}\n`);
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (results.verdicts.status === 'refused') out.push(`**Refused.** ${md(results.verdicts.reason ?? '')}\n`);
   else {
@@ -399,11 +399,11 @@ export function renderLeaderboard(results: ScoringResults): string {
   if (windows) out.push(windows);
   const gap = memorisationGapSection(results, baselines);
   if (gap) out.push(gap);
-  out.push('## Breakdowns\n');
+  out.push(`## ${leaderboardHeading('breakdowns', results)}\n`);
   out.push(`${breakdown('scope', results.ranks.by_scope)}\n`);
   out.push(`${breakdown('category', results.ranks.by_category)}\n`);
   out.push(`${breakdown('frequency', results.ranks.by_frequency)}\n`);
-  out.push('## Where the baselines win\n');
+  out.push(`## ${leaderboardHeading('baselines-win', results)}\n`);
   if (results.verdicts.status === 'ok') {
     const count = (v: string) => pooled.filter((r) => !baselines.has(r.model) && r.verdict === v).length;
     out.push(
