@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { planOutput, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
 import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
@@ -147,7 +147,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
   let scored: ScoringResults | undefined;
   let scorePath: string | undefined;
   if (scoreDir) {
-    const log = (line: string) => io.err(`asof run: score: ${line}\n`);
+    const log = (line: string) => io.err(`asof run: score: ${elapsedStamp()} ${line}\n`);
     // The scorer's baselines, as `asof score` keeps them (docs/decisions/0054): one fit per split.
     const store = new ScoreCacheStore(scoreCacheDir(), scoreOptions.inputs, log);
     if (store.disabledBecause) log(store.disabledBecause);

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { readRunRecords } from '@asof/runner';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import {
   checkForecastsReadable,
   coverageSummary,
@@ -149,7 +149,8 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     ...forecastPaths,
     ...(universe ? [universe, dirname(universe)] : []),
   ];
-  const log = (line: string) => io.err(`asof score: ${line}\n`);
+  // Every line is stamped from the command's start (main.ts), reading the inputs included.
+  const log = (line: string) => io.err(`asof score: ${elapsedStamp()} ${line}\n`);
   const store = values['no-cache'] ? undefined : new ScoreCacheStore(scoreCacheDir(), inputs, log);
   if (store?.disabledBecause) log(store.disabledBecause);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).

@@ -5,7 +5,7 @@ import { microsToIso } from '@asof/calendar';
 import { Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
-import { InputError, type Manifest } from '@asof/schema';
+import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   BASELINE_MODELS,
   BASELINE_QUANTILE_LEVELS,
@@ -485,9 +485,8 @@ function withPointMass(forecaster: PathForecaster): PathForecaster {
 function progressLog(options: BaselineForecastsOptions, series: number, origins: number, blocks: number) {
   const log = options.log ?? (() => {});
   const every = (options.progressSeconds ?? 5) * 1000;
-  const started = performance.now();
-  let last = started;
-  const at = () => `[${((performance.now() - started) / 1000).toFixed(1)}s]`;
+  let last = performance.now();
+  const at = elapsedStamp;
   const fmt = (n: number) => n.toLocaleString('en-US');
   log(`${at()} ${fmt(series)} series, ${fmt(origins)} origins, in ${fmt(blocks)} block(s) of series`);
   return {
