@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
+import { BIGINT, Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
 import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
@@ -186,7 +186,7 @@ async function computeBaselines(
       garch: garchForecaster({ refitEvery }),
       ...override,
     };
-    await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin VARCHAR)');
+    await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin_us BIGINT)');
     // model_rank: the model's place in name order, which is the file's order of models.
     await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR, model_rank INTEGER)');
     const byName = [...BASELINE_MODELS].sort();
@@ -405,16 +405,12 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
   return { origins, served, tasks, store };
 }
 
-/** origin as microsToIso writes it: ISO with microseconds, fixed width. */
+/** origin as the split has it, epoch microseconds (baseline_forecasts.sql writes it as a TIMESTAMPTZ). */
 async function appendOrigins(duck: Duck, origins: readonly OriginRow[]): Promise<void> {
   await duck.appendColumns(
     'forecast_origins',
-    [INTEGER, VARCHAR, VARCHAR],
-    [
-      origins.map((o) => o.origin_no),
-      origins.map((o) => o.series_id),
-      origins.map((o) => microsToIso(Number(o.origin))),
-    ],
+    [INTEGER, VARCHAR, BIGINT],
+    [origins.map((o) => o.origin_no), origins.map((o) => o.series_id), origins.map((o) => BigInt(o.origin))],
   );
 }
 
