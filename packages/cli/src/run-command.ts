@@ -8,6 +8,7 @@ import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { readForecastsFast } from './read-forecasts-duck.ts';
 import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const RUN_USAGE =
@@ -155,6 +156,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       const results = await scoreSplit(manifestPath, [run.path], {
         log,
         scoreStore: store.disabledBecause ? undefined : store,
+        readForecasts: readForecastsFast,
       });
       results.runs = [run.record];
       writeResults(dir, results);

@@ -15,6 +15,7 @@ import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { readForecastsFast } from './read-forecasts-duck.ts';
 import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const SCORE_USAGE =
@@ -168,6 +169,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         universeManifest: universe,
         window: window as ScoringWindow | undefined,
         scoreStore: store?.disabledBecause ? undefined : store,
+        readForecasts: readForecastsFast,
         log,
       });
       // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.
