@@ -22,11 +22,12 @@ export const WIDTH = 680;
 export const PAGE_CHART_WIDTH = 1100;
 
 /**
- * The width of a chart's text labels, roughly: ~6.5 px per character at the 11-px label font, capped as the
- * axis and legend label limits cap them.
+ * The width of a chart's text labels as Vega lays them out at build time: without a canvas it estimates
+ * 0.8 × font size per character (8.8 px at the 11-px label font) and truncates labels at their limit by
+ * that estimate; capped as the axis and legend label limits cap them.
  */
 export function labelWidth(labels: string[], limit = 260): number {
-  return Math.min(limit, 6.5 * Math.max(0, ...labels.map((l) => l.length)));
+  return Math.min(limit, 8.8 * Math.max(0, ...labels.map((l) => l.length)));
 }
 
 /** Frequencies from fastest to slowest, the order every chart and table uses. */

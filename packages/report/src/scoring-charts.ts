@@ -71,7 +71,7 @@ export function verdictGridSpec(cells: VerdictCell[]): Spec {
   // The legend goes above the grid and the unit labels are capped, so the grid gets the page's width: 150 px
   // per model where there is room, less where there is not (autosize fit-x keeps the whole chart within
   // PAGE_CHART_WIDTH). A cell too narrow for its p-values shows its colour only (hover for the values).
-  const labels = labelWidth(units, 340);
+  const labels = labelWidth(units, 420);
   const width = Math.min(150 * models.length + labels + 20, PAGE_CHART_WIDTH);
   const textFits = (width - labels - 20) / models.length >= 84;
   return {
@@ -87,7 +87,7 @@ export function verdictGridSpec(cells: VerdictCell[]): Spec {
         title: 'model',
         axis: { orient: 'top', labelAngle: textFits ? 0 : -30, labelLimit: 150 },
       },
-      y: { field: 'unit', type: 'nominal', sort: units, title: null, axis: { labelLimit: 340 } },
+      y: { field: 'unit', type: 'nominal', sort: units, title: null, axis: { labelLimit: 420 } },
     },
     layer: [
       {
