@@ -27,10 +27,15 @@ const values = [
   { a: 'y', b: 5 },
 ];
 
-async function page(name: string, specs: Record<string, object>, extra = ''): Promise<string> {
+async function page(
+  name: string,
+  specs: Record<string, object>,
+  extra = '',
+  scaleToPage = true,
+): Promise<string> {
   const blocks = [];
   for (const [id, spec] of Object.entries(specs)) {
-    const r = await renderChartSvg(id, spec as never, { allowEmpty: true });
+    const r = await renderChartSvg(id, spec as never, { allowEmpty: true, scaleToPage });
     blocks.push({ kind: 'chart' as const, id, title: id, svg: r.svg, marks: r.marks });
   }
   const html = renderReportHtml({
@@ -83,6 +88,45 @@ describe.skipIf(missing !== null)('checkReportPage (headless Debian chromium)', 
         expect.stringMatching(/^failed request: file:.*missing\.png/),
         'no chart on the page',
       ]),
+    );
+  });
+
+  // Issue 51 item 7: at a 1280-px viewport a chart wider than the page, or a legend a reader has to scroll
+  // to, is a broken page; the same chart drawn to fit passes.
+  const legendRight = {
+    data: { values },
+    mark: 'bar',
+    width: 1300,
+    encoding: {
+      x: { field: 'a', type: 'nominal' },
+      y: { field: 'b', type: 'quantitative' },
+      color: { field: 'a', type: 'nominal', title: 'the legend' },
+    },
+  };
+  it('fails a chart wider than the page and its legend off the page; passes it scaled to fit', async () => {
+    const wide = await checkReportPage(browser.context, await page('wide', { wide: legendRight }, '', false));
+    expect(wide.pageWidth).toBeLessThanOrEqual(1280);
+    expect(wide.problems).toEqual([
+      expect.stringMatching(/^chart 'wide' is wider than the page: 1[34]\d\d px/),
+      expect.stringMatching(/^chart 'wide': legend 'the legend' at \d+…\d+ px, page 0…12\d\d px$/),
+    ]);
+    const fitted = await checkReportPage(browser.context, await page('fitted', { wide: legendRight }));
+    expect(fitted.problems).toEqual([]);
+  });
+
+  it('fails a legend outside the figure it belongs to, though the chart itself fits the page', async () => {
+    // The legend is drawn 1,150 px to the right of a 300-px plot: inside the page, past the figure's box.
+    const far = {
+      ...legendRight,
+      width: 300,
+      encoding: {
+        ...legendRight.encoding,
+        color: { ...legendRight.encoding.color, legend: { orient: 'none', legendX: 1150, legendY: 0 } },
+      },
+    };
+    const r = await checkReportPage(browser.context, await page('far', { far }, '', false));
+    expect(r.problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^chart 'far': legend 'the legend' at /)]),
     );
   });
 });

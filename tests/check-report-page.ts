@@ -21,10 +21,21 @@ export interface ChartCheck {
   marks: number;
   width: number;
   height: number;
+  /** The chart's box on the page (its svg or canvas), in CSS pixels. */
+  left: number;
+  right: number;
+  /** Width of the figure's visible content box: a wider chart needs horizontal scrolling to be read. */
+  room: number;
+  /** Legends (Vega's role-legend groups) whose box lies partly outside the page or outside the figure's visible box. */
+  legendsOutside: string[];
 }
 
 export interface PageCheck {
   charts: ChartCheck[];
+  /** The page's width (the viewport without a vertical scrollbar), which every chart and legend must fit. */
+  pageWidth: number;
+  /** The text of every section heading (h2), in page order. */
+  headings: string[];
   consoleErrors: string[];
   failedRequests: string[];
   pageErrors: string[];
@@ -84,10 +95,19 @@ export async function checkReportPage(
   });
   try {
     await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
-    const charts = await page.evaluate(() =>
-      [...document.querySelectorAll('figure[data-chart]')].map((fig) => {
-        const svg = fig.querySelector('svg');
+    const { charts, pageWidth, headings } = await page.evaluate(() => {
+      const pageWidth = document.documentElement.clientWidth;
+      const charts = [...document.querySelectorAll('figure[data-chart]')].map((fig) => {
+        const id = fig.getAttribute('data-chart') ?? '?';
+        const svg = fig.querySelector('svg, canvas');
         const box = svg?.getBoundingClientRect();
+        // The figure's visible area (it scrolls sideways what does not fit): its padding box on screen.
+        const f = fig.getBoundingClientRect();
+        const style = getComputedStyle(fig);
+        const visibleLeft = f.left + Number.parseFloat(style.borderLeftWidth);
+        const visibleRight = visibleLeft + fig.clientWidth;
+        const room =
+          fig.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
         let marks = 0;
         for (const group of fig.querySelectorAll('g.role-mark')) {
           for (const el of group.querySelectorAll('path, rect, line, circle, text, image, polygon')) {
@@ -95,14 +115,34 @@ export async function checkReportPage(
             if (r.width > 0 || r.height > 0) marks++;
           }
         }
+        const legendsOutside: string[] = [];
+        // Top-level legends only: a legend's own parts are role-legend-* groups inside it.
+        for (const [i, legend] of [...fig.querySelectorAll('g.role-legend')].entries()) {
+          const r = legend.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;
+          const title = legend.querySelector('g.role-legend-title text')?.textContent ?? `#${i + 1}`;
+          const where = `${Math.round(r.left)}…${Math.round(r.right)} px`;
+          if (r.left < 0 || r.right > pageWidth)
+            legendsOutside.push(`'${title}' at ${where}, page 0…${pageWidth} px`);
+          else if (r.left < visibleLeft - 0.5 || r.right > visibleRight + 0.5)
+            legendsOutside.push(
+              `'${title}' at ${where}, outside the figure's visible ${Math.round(visibleLeft)}…${Math.round(visibleRight)} px`,
+            );
+        }
         return {
-          id: fig.getAttribute('data-chart') ?? '?',
+          id,
           marks,
           width: box?.width ?? 0,
           height: box?.height ?? 0,
+          left: box?.left ?? 0,
+          right: box?.right ?? 0,
+          room,
+          legendsOutside,
         };
-      }),
-    );
+      });
+      const headings = [...document.querySelectorAll('section > h2')].map((h) => h.textContent ?? '');
+      return { charts, pageWidth, headings };
+    });
     if (screenshot) {
       mkdirSync(dirname(screenshot), { recursive: true });
       await page.screenshot({ path: screenshot, fullPage: true });
@@ -115,8 +155,15 @@ export async function checkReportPage(
       ...charts
         .filter((c) => c.marks === 0 || c.width === 0 || c.height === 0)
         .map((c) => `chart '${c.id}' shows no data marks (${c.marks} marks, ${c.width}×${c.height} px)`),
+      ...charts
+        .filter((c) => c.left < 0 || c.right > pageWidth || c.width > c.room + 0.5)
+        .map(
+          (c) =>
+            `chart '${c.id}' is wider than the page: ${Math.round(c.width)} px at ${Math.round(c.left)}…${Math.round(c.right)} px, the page is ${pageWidth} px and its figure has room for ${Math.round(c.room)} px`,
+        ),
+      ...charts.flatMap((c) => c.legendsOutside.map((l) => `chart '${c.id}': legend ${l}`)),
     ];
-    return { charts, consoleErrors, failedRequests, pageErrors, problems };
+    return { charts, pageWidth, headings, consoleErrors, failedRequests, pageErrors, problems };
   } finally {
     await page.close();
   }

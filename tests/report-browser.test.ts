@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,9 @@ import { asof, REPO, scratchOut } from './helpers.ts';
 import { canaryFixture, linkShared } from './shared-fixtures.ts';
 
 // `asof report` of each kind — universe (with a vintage view), split, scoring run — opened in headless
-// Debian chromium: no console error, no failed request, every chart shows data marks. Screenshots for a
+// Debian chromium at a 1280-px viewport: no console error, no failed request, every chart shows data marks,
+// no chart is wider than the page and no legend lies outside it, and the scoring report has a section for
+// every section of the run's leaderboard.md (the same heading). Screenshots for a
 // person to look at: {universe,split,scoring}.png in $ASOF_REPORT_SCREENSHOTS, else in the run's scratch folder
 // (removed at the end; tests leave the checkout's out/ alone).
 const missing = chromiumMissing();
@@ -101,7 +103,7 @@ describe.skipIf(missing !== null)('asof report in a real browser', () => {
     },
   ];
   for (const c of cases) {
-    it(`${c.kind}: renders every chart with data marks, no console error, no failed request`, async () => {
+    it(`${c.kind}: renders every chart with data marks within a 1280-px page, no console error, no failed request`, async () => {
       const out = rel(`${c.kind}.html`);
       const args = c.args.map((a) => (a === 'REVISED' ? revised : a.includes('/') ? rel(a) : a));
       const r = await run('report', ...args, '--out', out, '--json');
@@ -109,8 +111,17 @@ describe.skipIf(missing !== null)('asof report in a real browser', () => {
       expect(doc.scoring).toBe(c.kind === 'scoring');
       expect(statSync(join(REPO, out)).size).toBe(doc.bytes);
       const check = await checkReportPage(browser.context, join(REPO, out), join(SHOTS, `${c.kind}.png`));
+      expect(check.pageWidth).toBeGreaterThan(1200);
+      expect(check.pageWidth).toBeLessThanOrEqual(1280);
       expect(check.problems).toEqual([]);
       expect(check.charts.length).toBe(doc.charts);
+      if (c.kind === 'scoring') {
+        const leaderboard = readFileSync(join(work.abs, 'score', 'leaderboard.md'), 'utf8');
+        const sections = [...leaderboard.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+        expect(sections.length).toBeGreaterThan(5);
+        const missingSections = sections.filter((h) => !check.headings.includes(h));
+        expect(missingSections, `report headings: ${check.headings.join(' | ')}`).toEqual([]);
+      }
       expect(check.charts.map((x) => x.id)).toEqual(expect.arrayContaining(c.charts));
       for (const chart of check.charts) expect(chart.marks, chart.id).toBeGreaterThan(0);
       expect(statSync(join(SHOTS, `${c.kind}.png`)).size).toBeGreaterThan(10_000);

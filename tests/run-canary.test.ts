@@ -85,7 +85,8 @@ async function rowsOf(file: string): Promise<Row[]> {
   const duck = await Duck.open({ threads: 1 });
   try {
     const rows = await duck.all<Record<string, unknown>>(
-      `SELECT *, origin <= ${quoteLiteral(T.replace('Z', '.000000Z'))} AS before
+      // origin is a TIMESTAMPTZ (as in the split): as epoch µs, so Object.is compares it by value.
+      `SELECT * REPLACE (epoch_us(origin) AS origin), origin <= ${quoteLiteral(T.replace('Z', '.000000Z'))} AS before
        FROM read_parquet(${quoteLiteral(file)}) ORDER BY series_id, origin, step`,
     );
     return rows.map(({ before, ...r }) => ({

@@ -154,6 +154,48 @@ describe('asof baselines', () => {
     });
   }, 60_000);
 
+  it('stores origin as the split does (TIMESTAMP WITH TIME ZONE, µs); a copy with text origins reads the same', async () => {
+    const out = join(root, 'typed-origins.parquet');
+    expect(
+      await baselinesCommand(['--manifest', split, '--out', out], { out: () => {}, err: () => {}, cwd }),
+    ).toBe(0);
+    const origins = readdirSync(join(root, 's'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => /(^|\/)origins[^/]*\.parquet$/.test(f))
+      .map((f) => join(root, 's', f));
+    expect(origins.length).toBeGreaterThan(0);
+    const text = join(root, 'text-origins.parquet');
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      const originType = (file: string) =>
+        duck.all(
+          `SELECT type, logical_type, converted_type FROM parquet_schema(${quoteLiteral(file)}) WHERE name = 'origin'`,
+        );
+      const splitType = await originType(origins[0]);
+      expect(splitType).toEqual([
+        expect.objectContaining({ type: 'INT64', converted_type: 'TIMESTAMP_MICROS' }),
+      ]);
+      expect(await originType(out)).toEqual(splitType);
+      // A file written before issue 51: origin as ISO text with microseconds.
+      await duck.run(
+        `COPY (SELECT * REPLACE (strftime(origin, '%Y-%m-%dT%H:%M:%S.%fZ') AS origin) FROM read_parquet(${quoteLiteral(out)}))
+         TO ${quoteLiteral(text)} (FORMAT parquet)`,
+      );
+      expect(await originType(text)).toEqual([expect.objectContaining({ type: 'BYTE_ARRAY' })]);
+    } finally {
+      duck.close();
+    }
+    const manifest = await verifyManifest(split);
+    const data = await readSplitTables(manifest, join(root, 's'));
+    const panel = buildEvaluationPanel(data.origins, data.targets);
+    const typed = alignForecasts(panel, await readForecasts(out));
+    const old = alignForecasts(panel, await readForecasts(text));
+    expect(old.map((m) => m.model)).toEqual(typed.map((m) => m.model));
+    for (const [i, m] of typed.entries()) {
+      expect(m.point.length).toBeGreaterThan(100);
+      expect(Array.from(old[i].point)).toEqual(Array.from(m.point));
+    }
+  }, 60_000);
+
   it('--refit-every K fits ARIMA and GARCH as the scorer does with the same K, and only then', async () => {
     const out = join(root, 'baselines-k1.parquet');
     let hint = '';

@@ -13,6 +13,7 @@ import type {
   PipelineConfig,
   RawInput,
 } from '@asof/schema';
+import { elapsedStamp } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -94,7 +95,7 @@ export async function buildUniverse(options: BuildOptions): Promise<BuildResult>
   const { config } = options;
   const cwd = options.cwd ?? process.cwd();
   const registry = options.registry ?? defaultRegistry();
-  const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  const step = (what: string) => log(`${elapsedStamp()} ${what}`);
   // Started now, read by the manifest: git runs beside the build instead of after it.
   const git = gitState(process.cwd());
   const { value: manifest, path } = await writeOutputDir(

@@ -46,7 +46,7 @@ async function openDuck(): Promise<Duck> {
   );
   await duck.run(
     `CREATE TABLE forecast_origins AS SELECT i::INTEGER AS origin_no, 's' || lpad((i // 40)::VARCHAR, 4, '0') AS series_id,
-       strftime(TIMESTAMP '2020-01-01' + to_days((i % 40)::INTEGER), '%Y-%m-%dT%H:%M:%S.000000Z') AS origin
+       epoch_us(TIMESTAMP '2020-01-01' + to_days((i % 40)::INTEGER)) AS origin_us
      FROM range(1, ${ORIGINS + 1}) AS r(i)`,
   );
   return duck;
@@ -92,7 +92,7 @@ describe('ForecastParts', () => {
     const c = await writeInBatches('c', ORIGINS, 8);
     expect(sha(b)).toBe(sha(a));
     expect(sha(c)).toBe(sha(a));
-    // The same bytes as one sorted COPY over all the rows on the file's text grain.
+    // The same bytes as one sorted COPY over all the rows on the file's grain.
     const duck = await openDuck();
     try {
       const parts = await ForecastParts.open(duck, join(dir, 'whole-parts'), partQuery);
@@ -102,7 +102,7 @@ describe('ForecastParts', () => {
       }
       const whole = join(dir, 'whole.parquet');
       await duck.writeParquet(
-        `SELECT m.model, o.series_id, o.origin, f.* EXCLUDE (seq, model_no, model_rank, origin_no)
+        `SELECT m.model, o.series_id, make_timestamptz(o.origin_us) AS origin, f.* EXCLUDE (seq, model_no, model_rank, origin_no)
          FROM (SELECT * FROM forecast_chunk UNION ALL BY NAME SELECT * FROM forecast_chunk_points) AS f JOIN forecast_models AS m USING (model_no) JOIN forecast_origins AS o USING (origin_no)
          ORDER BY model, series_id, origin, step`,
         whole,

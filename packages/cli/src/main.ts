@@ -1,6 +1,6 @@
 import { Duck } from '@asof/duck';
 import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
-import { AsofError } from '@asof/schema';
+import { AsofError, startCommandClock } from '@asof/schema';
 import type { Io } from './commands.ts';
 
 type Command = (args: string[], io: Io) => Promise<number>;
@@ -76,8 +76,13 @@ async function versionText(): Promise<string> {
   }
 }
 
-/** Runs one asof command line; returns the exit code (0 ok, 1 failure, 2 bad input). */
-export async function runCli(argv: string[], io: Io): Promise<number> {
+/**
+ * Runs one asof command line; returns the exit code (0 ok, 1 failure, 2 bad input). `startedAt`
+ * (performance.now() ms) starts the clock every progress line is stamped from: the process's start when
+ * asof runs as a program, this call when a test runs commands in one process.
+ */
+export async function runCli(argv: string[], io: Io, startedAt: number = performance.now()): Promise<number> {
+  startCommandClock(startedAt);
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     io.out(await versionText());
@@ -116,10 +121,15 @@ if (
   process.argv[1]?.endsWith('asof.mjs')
 ) {
   installSignalCleanup((line) => process.stderr.write(`asof: ${line}\n`));
-  const code = await runCli(process.argv.slice(2), {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
-    cwd: process.cwd(),
-  });
+  // 0: performance.now() counts from the process's start, so the clock includes Node's start and imports.
+  const code = await runCli(
+    process.argv.slice(2),
+    {
+      out: (t) => process.stdout.write(t),
+      err: (t) => process.stderr.write(t),
+      cwd: process.cwd(),
+    },
+    0,
+  );
   process.exitCode = code;
 }

@@ -1,13 +1,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { planOutput, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
 import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { readForecastsFast } from './read-forecasts-duck.ts';
 import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const RUN_USAGE =
@@ -147,7 +148,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
   let scored: ScoringResults | undefined;
   let scorePath: string | undefined;
   if (scoreDir) {
-    const log = (line: string) => io.err(`asof run: score: ${line}\n`);
+    const log = (line: string) => io.err(`asof run: score: ${elapsedStamp()} ${line}\n`);
     // The scorer's baselines, as `asof score` keeps them (docs/decisions/0054): one fit per split.
     const store = new ScoreCacheStore(scoreCacheDir(), scoreOptions.inputs, log);
     if (store.disabledBecause) log(store.disabledBecause);
@@ -155,6 +156,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       const results = await scoreSplit(manifestPath, [run.path], {
         log,
         scoreStore: store.disabledBecause ? undefined : store,
+        readForecasts: readForecastsFast,
       });
       results.runs = [run.record];
       writeResults(dir, results);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, finalizeManifest, hashFile, sha256Hex, writeManifest } from '@asof/manifest';
-import type { ManifestOutput } from '@asof/schema';
+import { type ManifestOutput, startCommandClock } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scoreCommand } from './score-command.ts';
 
@@ -67,7 +67,7 @@ describe('asof score', () => {
       io,
     );
     expect(code).toBe(0);
-    expect(err).toMatch(/asof score: verified 4 file\(s\)/);
+    expect(err).toMatch(/asof score: \[\d+\.\ds\] verified 4 file\(s\)/);
     expect(err).not.toMatch(/warning/);
     const summary = JSON.parse(out);
     expect(summary.verdicts).toBe('ok');
@@ -137,5 +137,37 @@ describe('asof score', () => {
     await expect(
       scoreCommand(['--manifest', 'm', '--forecasts', 'f', '--out', 'o', '--fintsb-compat', 'tables'], io),
     ).rejects.toThrow(/--fintsb-compat tables: expected paper \(the default\) or code/);
+  });
+
+  it('stamps every progress line from the command’s start, reading the inputs included (issue 51 item 7)', async () => {
+    const manifest = await splitManifest();
+    let err = '';
+    const io = { out: () => {}, err: (t: string) => (err += t), cwd: root };
+    // As main.ts does for a process that started 7 s ago: the clock is the command's, not the scorer's.
+    startCommandClock(performance.now() - 7000);
+    try {
+      const code = await scoreCommand(
+        [
+          '--manifest',
+          manifest,
+          '--forecasts',
+          join(FIXTURES, 'forecasts.csv'),
+          '--out',
+          'clocked',
+          '--no-cache',
+        ],
+        io,
+      );
+      expect(code).toBe(0);
+    } finally {
+      startCommandClock(0);
+    }
+    const lines = err.split('\n').filter((l) => l.startsWith('asof score: '));
+    expect(lines.length).toBeGreaterThan(3);
+    const stamps = lines.map((l) => Number(/^asof score: \[(\d+\.\d)s\] /.exec(l)?.[1]));
+    expect(stamps.every((s) => s >= 7)).toBe(true);
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+    // The scorer's own steps carry the same clock, not one of their own that starts at 0.
+    expect(lines.some((l) => /\] baselines made$/.test(l))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { faultPoint, writeOutputDir } from '@asof/output';
 import { readRunRecords } from '@asof/runner';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import {
   checkForecastsReadable,
   coverageSummary,
@@ -16,6 +16,7 @@ import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { readForecastsFast } from './read-forecasts-duck.ts';
 import { ScoreCacheStore, scoreCacheDir } from './score-cache.ts';
 
 export const SCORE_USAGE =
@@ -150,7 +151,8 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
     ...forecastPaths,
     ...(universe ? [universe, dirname(universe)] : []),
   ];
-  const log = (line: string) => io.err(`asof score: ${line}\n`);
+  // Every line is stamped from the command's start (main.ts), reading the inputs included.
+  const log = (line: string) => io.err(`asof score: ${elapsedStamp()} ${line}\n`);
   const store = values['no-cache'] ? undefined : new ScoreCacheStore(scoreCacheDir(), inputs, log);
   if (store?.disabledBecause) log(store.disabledBecause);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
@@ -168,6 +170,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         universeManifest: universe,
         window: window as ScoringWindow | undefined,
         scoreStore: store?.disabledBecause ? undefined : store,
+        readForecasts: readForecastsFast,
         log,
       });
       // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.

@@ -17,6 +17,7 @@ import { SEGMENTS_TABLE_SPEC } from '@asof/patterns';
 import {
   AsofError,
   type BuildWarning,
+  elapsedStamp,
   FREQUENCIES,
   InputError,
   type Manifest,
@@ -113,7 +114,7 @@ function offlineConfig(config: PipelineConfig): PipelineConfig {
 export async function updateUniverse(options: UpdateOptions): Promise<UpdateResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const step = (what: string) => log(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  const step = (what: string) => log(`${elapsedStamp()} ${what}`);
   const cwd = options.cwd ?? process.cwd();
   const registry = options.registry ?? defaultRegistry();
   const old = await openVerifiedManifest(options.oldManifest);

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
+import { BIGINT, Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
-import { InputError, type Manifest } from '@asof/schema';
+import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   BASELINE_MODELS,
   BASELINE_QUANTILE_LEVELS,
@@ -186,7 +186,7 @@ async function computeBaselines(
       garch: garchForecaster({ refitEvery }),
       ...override,
     };
-    await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin VARCHAR)');
+    await duck.run('CREATE TABLE forecast_origins (origin_no INTEGER, series_id VARCHAR, origin_us BIGINT)');
     // model_rank: the model's place in name order, which is the file's order of models.
     await duck.run('CREATE TABLE forecast_models (model_no INTEGER, model VARCHAR, model_rank INTEGER)');
     const byName = [...BASELINE_MODELS].sort();
@@ -405,16 +405,12 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
   return { origins, served, tasks, store };
 }
 
-/** origin as microsToIso writes it: ISO with microseconds, fixed width. */
+/** origin as the split has it, epoch microseconds (baseline_forecasts.sql writes it as a TIMESTAMPTZ). */
 async function appendOrigins(duck: Duck, origins: readonly OriginRow[]): Promise<void> {
   await duck.appendColumns(
     'forecast_origins',
-    [INTEGER, VARCHAR, VARCHAR],
-    [
-      origins.map((o) => o.origin_no),
-      origins.map((o) => o.series_id),
-      origins.map((o) => microsToIso(Number(o.origin))),
-    ],
+    [INTEGER, VARCHAR, BIGINT],
+    [origins.map((o) => o.origin_no), origins.map((o) => o.series_id), origins.map((o) => BigInt(o.origin))],
   );
 }
 
@@ -485,9 +481,8 @@ function withPointMass(forecaster: PathForecaster): PathForecaster {
 function progressLog(options: BaselineForecastsOptions, series: number, origins: number, blocks: number) {
   const log = options.log ?? (() => {});
   const every = (options.progressSeconds ?? 5) * 1000;
-  const started = performance.now();
-  let last = started;
-  const at = () => `[${((performance.now() - started) / 1000).toFixed(1)}s]`;
+  let last = performance.now();
+  const at = elapsedStamp;
   const fmt = (n: number) => n.toLocaleString('en-US');
   log(`${at()} ${fmt(series)} series, ${fmt(origins)} origins, in ${fmt(blocks)} block(s) of series`);
   return {

@@ -1,5 +1,5 @@
 import { type Duck, withThreads } from '@asof/duck';
-import { AsofError, InputError } from '@asof/schema';
+import { AsofError, commandSeconds, InputError } from '@asof/schema';
 import { measureSegments } from './measure-segments.ts';
 import { runSegmentModel } from './run-segment-model.ts';
 import { type SegmentOptions, segmentParams } from './segment-options.ts';
@@ -43,9 +43,7 @@ export async function buildSegments(duck: Duck, options: SegmentOptions = {}): P
   const log = options.log ?? (() => {});
   const params = segmentParams(options);
   validateParams(params);
-  const started = performance.now();
-  const step = (what: string) =>
-    log(`[segments ${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  const step = (what: string) => log(`[segments ${commandSeconds().toFixed(1)}s] ${what}`);
   try {
     // The characteristics, the counts' numbers and the outliers, from each segment's placed rows in one
     // pass (docs/decisions/0035).

@@ -1,5 +1,5 @@
 import { Duck } from '@asof/duck';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import { aggregateSplit } from './aggregate-split.ts';
 import { aggregateUniverse } from './aggregate-universe.ts';
 import { aggregateVintages } from './aggregate-vintages.ts';
@@ -45,8 +45,7 @@ export async function buildReportDocument(
   options: Omit<BuildReportOptions, 'outPath'>,
 ): Promise<{ doc: ReportDocument; kind: ReportKind; scoring: boolean }> {
   const log = options.log ?? (() => {});
-  const t0 = performance.now();
-  const step = (what: string) => log(`[${((performance.now() - t0) / 1000).toFixed(1)}s] ${what}`);
+  const step = (what: string) => log(`${elapsedStamp()} ${what}`);
   const duck = await Duck.open({ threads: 2 });
   try {
     const inputs = await openReportInputs(options.manifestPath, duck, options.resultsPath);
@@ -86,11 +85,15 @@ export async function buildReportDocument(
         for (const id of options.series) views.push(await aggregateVintages(duck, id, asOf));
         sections.push(await vintageViewSection(views));
       }
-    } else if (inputs.kind === 'split') {
-      sections.push(...(await splitSections(m, await aggregateSplit(duck))), warningsSection(m, null));
-      step('aggregated the split');
     } else {
-      sections.push(...(await fintsbSections(duck)), warningsSection(m, null));
+      // A scoring report's leaderboard sections carry the split manifest's warnings (Warnings of the data).
+      const warnings = inputs.results?.dataset_warnings.length ? [] : [warningsSection(m, null)];
+      if (inputs.kind === 'split') {
+        sections.push(...(await splitSections(m, await aggregateSplit(duck))), ...warnings);
+        step('aggregated the split');
+      } else {
+        sections.push(...(await fintsbSections(duck)), ...warnings);
+      }
     }
     if (inputs.results) {
       const horizons: Record<string, number> = {};

@@ -14,6 +14,22 @@ export const CHART_CONFIG = {
 
 export const WIDTH = 680;
 
+/**
+ * The widest chart (axes and legends included) a 1280-px-wide page shows without scrolling sideways: main's
+ * 1,200-px content box less the figure's padding and border (1,178 px), with room to spare. Charts whose
+ * natural width depends on the data (one column per model, group or metric) are laid out to fit it.
+ */
+export const PAGE_CHART_WIDTH = 1100;
+
+/**
+ * The width of a chart's text labels as Vega lays them out at build time: without a canvas it estimates
+ * 0.8 × font size per character (8.8 px at the 11-px label font) and truncates labels at their limit by
+ * that estimate; capped as the axis and legend label limits cap them.
+ */
+export function labelWidth(labels: string[], limit = 260): number {
+  return Math.min(limit, 8.8 * Math.max(0, ...labels.map((l) => l.length)));
+}
+
 /** Frequencies from fastest to slowest, the order every chart and table uses. */
 export const FREQUENCY_ORDER = ['D', 'BD', 'W', 'M', 'Q', 'A'];
 

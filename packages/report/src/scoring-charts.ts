@@ -4,7 +4,7 @@ import type {
   RankPositionRow,
   VerdictCell,
 } from './aggregate-scoring.ts';
-import { CHART_CONFIG, type Spec, WIDTH } from './chart-base.ts';
+import { CHART_CONFIG, labelWidth, PAGE_CHART_WIDTH, type Spec, WIDTH } from './chart-base.ts';
 
 export const VERDICT_COLORS = {
   beats: '#2e8b57',
@@ -16,9 +16,14 @@ export const VERDICT_COLORS = {
 /** FinVerse positions: a cell per (breakdown, model), its position written in it (1 = best). */
 export function ranksSpec(rows: RankPositionRow[]): Spec {
   const groups = [...new Set(rows.map((r) => r.group))];
+  const models = [...new Set(rows.map((r) => r.model))];
+  // 64 px per group where the page has room, narrower columns where it has not: the whole chart (model
+  // labels and legend included, autosize fit-x) is at most PAGE_CHART_WIDTH.
+  const natural = 64 * groups.length + labelWidth(models) + 120;
   return {
     config: CHART_CONFIG,
-    width: { step: 64 },
+    width: Math.min(natural, PAGE_CHART_WIDTH),
+    autosize: { type: 'fit-x', contains: 'padding' },
     height: { step: 24 },
     data: { values: rows },
     encoding: {
@@ -40,6 +45,7 @@ export function ranksSpec(rows: RankPositionRow[]): Spec {
             type: 'quantitative',
             title: 'position',
             scale: { scheme: 'blues', reverse: true },
+            legend: { orient: 'top', direction: 'horizontal' },
           },
           tooltip: [
             { field: 'group' },
@@ -60,14 +66,27 @@ export function ranksSpec(rows: RankPositionRow[]): Spec {
 /** Model × unit verdicts against the random walk; each cell shows p(SE better) | p(CRPS better). */
 export function verdictGridSpec(cells: VerdictCell[]): Spec {
   const units = [...new Set(cells.map((c) => c.unit))];
+  const models = [...new Set(cells.map((c) => c.model))];
   const domain = Object.keys(VERDICT_COLORS);
+  // The legend goes above the grid and the unit labels are capped, so the grid gets the page's width: 150 px
+  // per model where there is room, less where there is not (autosize fit-x keeps the whole chart within
+  // PAGE_CHART_WIDTH). A cell too narrow for its p-values shows its colour only (hover for the values).
+  const labels = labelWidth(units, 420);
+  const width = Math.min(150 * models.length + labels + 20, PAGE_CHART_WIDTH);
+  const textFits = (width - labels - 20) / models.length >= 84;
   return {
     config: CHART_CONFIG,
-    width: { step: 150 },
+    width,
+    autosize: { type: 'fit-x', contains: 'padding' },
     height: { step: 20 },
     data: { values: cells },
     encoding: {
-      x: { field: 'model', type: 'nominal', title: 'model', axis: { orient: 'top', labelAngle: 0 } },
+      x: {
+        field: 'model',
+        type: 'nominal',
+        title: 'model',
+        axis: { orient: 'top', labelAngle: textFits ? 0 : -30, labelLimit: 150 },
+      },
       y: { field: 'unit', type: 'nominal', sort: units, title: null, axis: { labelLimit: 420 } },
     },
     layer: [
@@ -79,6 +98,7 @@ export function verdictGridSpec(cells: VerdictCell[]): Spec {
             type: 'nominal',
             title: 'vs random walk',
             scale: { domain, range: domain.map((d) => VERDICT_COLORS[d as keyof typeof VERDICT_COLORS]) },
+            legend: { orient: 'top', direction: 'horizontal' },
           },
           tooltip: [
             { field: 'model' },
@@ -92,20 +112,30 @@ export function verdictGridSpec(cells: VerdictCell[]): Spec {
           ],
         },
       },
-      { mark: { type: 'text', fontSize: 10 }, encoding: { text: { field: 'text', type: 'nominal' } } },
+      ...(textFits
+        ? [{ mark: { type: 'text', fontSize: 10 }, encoding: { text: { field: 'text', type: 'nominal' } } }]
+        : []),
     ],
   } as Spec;
 }
 
-/** CRPS, coverage and QLIKE per model against the horizon (one panel per metric, own y scale). */
+/** Panels per row of the horizon figure: three of 250 px, each with its own y axis, fit PAGE_CHART_WIDTH. */
+export const HORIZON_COLUMNS = 3;
+
+/**
+ * CRPS, coverage and QLIKE per model against the horizon: one panel per metric with its own y scale,
+ * wrapped HORIZON_COLUMNS to a row, the model legend under the panels (not beside them, off the page).
+ */
 export function horizonMetricsSpec(rows: HorizonMetricRow[]): Spec {
   const labels = [...new Set(rows.map((r) => r.horizon_label))];
+  const metrics = [...new Set(rows.map((r) => r.metric))];
   return {
-    config: CHART_CONFIG,
+    config: { ...CHART_CONFIG, legend: { ...CHART_CONFIG.legend, orient: 'bottom', columns: 4 } },
     data: { values: rows },
-    facet: { column: { field: 'metric', type: 'nominal', title: null } },
+    facet: { field: 'metric', type: 'nominal', title: null, sort: metrics },
+    columns: HORIZON_COLUMNS,
     spec: {
-      width: 220,
+      width: Math.floor((PAGE_CHART_WIDTH - 40) / HORIZON_COLUMNS) - 110,
       height: 200,
       mark: { type: 'line', point: true },
       encoding: {
@@ -114,7 +144,7 @@ export function horizonMetricsSpec(rows: HorizonMetricRow[]): Spec {
           type: 'ordinal',
           sort: labels,
           title: 'frequency · horizon',
-          axis: { labelAngle: 0 },
+          axis: { labelAngle: -30 },
         },
         y: { field: 'value', type: 'quantitative', title: 'mean over units', scale: { zero: false } },
         color: { field: 'model', type: 'nominal', title: 'model' },

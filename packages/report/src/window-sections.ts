@@ -1,5 +1,5 @@
 import { type ScoringResults, WINDOW_MEANING, type WindowScores } from '@asof/scoring';
-import type { Block, Cell, Section } from './render-report-html.ts';
+import type { Block, Cell } from './render-report-html.ts';
 
 function windowBlocks(w: WindowScores): Block[] {
   const baseline = new Set(w.models.filter((m) => m.baseline).map((m) => m.model));
@@ -48,12 +48,11 @@ function windowBlocks(w: WindowScores): Block[] {
 }
 
 /**
- * Scores per knowledge window (the leaderboard's sections, as tables): each window's ranks and pooled
- * verdicts, and the T1 − T2 memorisation gap. Null when the results have no window.
+ * Scores per knowledge window (the leaderboard's section, as tables): each window's ranks and pooled
+ * verdicts on its own origins.
  */
-export function windowSection(results: ScoringResults): Section | null {
+export function windowBlocksOf(results: ScoringResults): Block[] {
   const only = results.config.window;
-  if (!results.windows.length && !only) return null;
   const blocks: Block[] = only
     ? [
         {
@@ -68,14 +67,18 @@ export function windowSection(results: ScoringResults): Section | null {
         },
       ];
   for (const w of results.windows) blocks.push(...windowBlocks(w));
-  const gap = results.memorisation_gap;
-  if (gap.length) {
-    blocks.push({
+  return blocks;
+}
+
+/** The T1 − T2 memorisation gap per model and loss (the leaderboard's section, as a table). */
+export function memorisationGapBlocks(results: ScoringResults): Block[] {
+  return [
+    {
       kind: 'table',
       caption:
-        'Memorisation gap: mean DM loss over each model’s T1 and T2 origins, and T1 − T2 (the baselines’ gaps show how much the periods differ by themselves)',
+        'Mean DM loss over each model’s T1 and T2 origins, and T1 − T2. A model that saw T1’s answers in training can do better there than on T2 (a negative gap); the baselines’ gaps show how much the periods differ by themselves.',
       columns: ['model', 'loss', 'origins T1', 'origins T2', 'T1', 'T2', 'T1 − T2'],
-      rows: gap.map((g): Cell[] => [
+      rows: results.memorisation_gap.map((g): Cell[] => [
         `${g.model}${g.baseline ? ' (baseline)' : ''}`,
         g.metric === 'crps' ? `CRPS (${g.crps_kind})` : 'squared error',
         g.n_t1,
@@ -84,7 +87,6 @@ export function windowSection(results: ScoringResults): Section | null {
         g.t2,
         g.gap,
       ]),
-    });
-  }
-  return { id: 'windows', title: 'Scores per knowledge window', blocks };
+    },
+  ];
 }

@@ -47,8 +47,10 @@ export class ForecastSink {
   /** Writes the file with the asof entry (kind forecasts, the model, the run record) in its footer. */
   async write(file: string, metadata: Record<string, unknown>): Promise<void> {
     this.appender.close();
+    // origin is kept as the split's fixed-width ISO text while the batches arrive (its order is the time
+    // order) and written as the split's origins.parquet stores it: TIMESTAMPTZ (docs/decisions/0060).
     await this.duck.writeParquet(
-      'SELECT * FROM forecasts ORDER BY model, series_id, origin, step',
+      'SELECT * REPLACE (origin::TIMESTAMPTZ AS origin) FROM forecasts ORDER BY model, series_id, origin, step',
       file,
       undefined,
       {

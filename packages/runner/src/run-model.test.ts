@@ -82,6 +82,14 @@ describe('runModel: a model through the protocol', { timeout: 120_000 }, () => {
     const points = await duck.all<{ n: bigint; pairs: bigint }>(
       `SELECT sum(horizon_steps) AS n, count(*) AS pairs FROM read_parquet(${quoteLiteral(join(root, 'split', 'origins.parquet'))})`,
     );
+    // origin is stored as the split's origins.parquet stores it (issue 51 item 7): the same Parquet type.
+    const originType = (file: string) =>
+      duck.all(
+        `SELECT type, logical_type, converted_type FROM parquet_schema(${quoteLiteral(file)}) WHERE name = 'origin'`,
+      );
+    const splitType = await originType(join(root, 'split', 'origins.parquet'));
+    expect(splitType).toEqual([expect.objectContaining({ converted_type: 'TIMESTAMP_MICROS' })]);
+    expect(await originType(r.path)).toEqual(splitType);
     duck.close();
     expect(rows.length).toBe(Number(points[0].n));
     expect(Object.keys(rows[0])).toEqual([

@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Duck } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { faultPoint, writeOutputFile } from '@asof/output';
-import { InputError } from '@asof/schema';
+import { elapsedStamp, InputError } from '@asof/schema';
 import { BASELINE_MODELS, type RunRecord } from '@asof/scoring';
 import type { GuardCounts } from '@asof/split';
 import { checkForecastReply, type ForecastShape, modelErrorOf, parseReplyLine } from './check-reply.ts';
@@ -341,7 +341,7 @@ async function execute(
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const log = options.log ?? (() => {});
-  const at = () => `[${((performance.now() - started) / 1000).toFixed(1)}s]`;
+  const at = elapsedStamp;
   const name = options.name;
   const duck = await Duck.open({
     threads: 2,

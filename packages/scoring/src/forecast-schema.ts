@@ -43,7 +43,7 @@ export const ForecastFileRow = z
           }),
       ])
       .describe(
-        "an origin of that series in the split: its period label (the split's origins.parquet origin_label: 2019-12, 2019Q4, FY2019, 2020-03-04), or its instant as an ISO date (00:00 UTC) or an instant with a zone (Z or ±hh:mm); the day must exist in its month",
+        "an origin of that series in the split: its period label (the split's origins.parquet origin_label: 2019-12, 2019Q4, FY2019, 2020-03-04), or its instant as an ISO date (00:00 UTC) or an instant with a zone (Z or ±hh:mm); the day must exist in its month. In a Parquet file the origin may also be a TIMESTAMP: the forecasts files asof writes (asof baselines, asof run) store it as the split's origins.parquet does, TIMESTAMP WITH TIME ZONE (microseconds, UTC)",
       ),
     step: z.number().int().min(1).describe('1 … H steps after the origin'),
     value: z

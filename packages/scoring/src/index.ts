@@ -84,6 +84,13 @@ export {
   TOP_CELLS_PER_GROUP,
   unitCategory,
 } from './group-baselines-win.ts';
+export {
+  LEADERBOARD_SECTION_IDS,
+  type LeaderboardSection,
+  type LeaderboardSectionId,
+  leaderboardHeading,
+  leaderboardSections,
+} from './leaderboard-sections.ts';
 export { LOSS_TABLE_RULE, lossTable } from './loss-table.ts';
 export {
   baselinePath,
@@ -93,7 +100,7 @@ export {
   makePanelBaselines,
   SEASON_LENGTH,
 } from './make-baseline-forecasts.ts';
-export { maseOriTask } from './make-random-walk-panel.ts';
+export { makeRandomWalkPanel, maseOriTask, type RandomWalkPanel } from './make-random-walk-panel.ts';
 export { averageRanks } from './metrics/average-ranks.ts';
 export { type BacktestStatistics, backtestStatistics } from './metrics/backtest-statistics.ts';
 // Shared building blocks
@@ -179,7 +186,9 @@ export {
 } from './read-split-tables.ts';
 export {
   coverageSummary,
+  isHeadline,
   overallRankingLine,
+  rankedIn,
   renderLeaderboard,
   type UnitVerdictCounts,
   unitVerdictCounts,

@@ -1,11 +1,12 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
 import { code, coverageText, fmt, percent, rankCaption, rankTable, table } from './leaderboard-format.ts';
+import { leaderboardHeading } from './leaderboard-sections.ts';
 import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
 /** The rank blocks a model is ranked in ('overall', 'scope: Macro', …). */
-function rankedIn(results: ScoringResults, model: string): string[] {
+export function rankedIn(results: ScoringResults, model: string): string[] {
   const out: string[] = [];
   const has = (b: RankBlock) => b.models.some((m) => m.model === model);
   if (has(results.ranks.overall)) out.push('overall');
@@ -20,7 +21,7 @@ function rankedIn(results: ScoringResults, model: string): string[] {
 }
 
 /** Headline cells: every FinVerse metric, and Tycheon MAE/RMSE/MASE/CRPS (as baselines_win counts them). */
-function isHeadline(v: MetricValue): boolean {
+export function isHeadline(v: MetricValue): boolean {
   return (
     v.family === 'finverse' ||
     ['tycheon.mae', 'tycheon.rmse', 'tycheon.mase', 'tycheon.crps', 'tycheon.crps*'].includes(v.metric)
@@ -87,7 +88,7 @@ function coverageSection(results: ScoringResults, baselines: Set<string>): strin
     ];
   });
   return [
-    '## Coverage and comparison sets\n',
+    `## ${leaderboardHeading('coverage', results)}\n`,
     `Task set: ${t.series} series, ${t.origins} origins, ${t.points} points.\n`,
     table(['model', 'series', 'origins', 'points', 'share', 'ranked in'], rows),
     '',
@@ -99,7 +100,7 @@ function coverageSection(results: ScoringResults, baselines: Set<string>): strin
 
 /** Each partial model and the baselines on exactly its points: ranks and headline values. */
 function partialSection(results: ScoringResults, baselines: Set<string>): string {
-  const out: string[] = ['## Partial models, with the baselines on the same points\n'];
+  const out: string[] = [`## ${leaderboardHeading('partial', results)}\n`];
   for (const p of results.same_points) {
     // The baselines it is compared with on its points (GARCH, partial itself, is not among them).
     const names = [...new Set(p.values.map((v) => v.model))].filter((m) => baselines.has(m)).sort();
@@ -141,7 +142,7 @@ function sandboxCell(s: NonNullable<ScoringResults['runs']>[number]['sandbox']):
 }
 
 /** Models run by `asof run`: what each was served through the look-ahead guard, and how it was started. */
-function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
+function runsSection(results: ScoringResults, runs: NonNullable<ScoringResults['runs']>): string {
   const rows = runs.map((r) => [
     md(r.model),
     `${r.pairs.forecast} of ${r.pairs.asked} pairs${r.pairs.skipped ? ` (${r.pairs.skipped} skipped)` : ''}`,
@@ -153,7 +154,7 @@ function runsSection(runs: NonNullable<ScoringResults['runs']>): string {
     md(r.command.join(' ')),
   ]);
   return [
-    '## Model runs (asof run, behind the look-ahead guard)\n',
+    `## ${leaderboardHeading('runs', results)}\n`,
     table(
       ['model', 'answered', 'guard checks', 'fit snapshot', 'protocol', 'run time', 'sandbox', 'command'],
       rows,
@@ -252,7 +253,7 @@ function pooledSection(results: ScoringResults): string {
     );
   };
   return [
-    `## Tycheon IC and the cost-aware diagnostic (${c.label}; all origins pooled)\n`,
+    `## ${leaderboardHeading('ic', results)}\n`,
     table(
       ['model', 'IC', 'RankIC', 'net return', 'gross return', 'hit rate', 'turnover'],
       models.map((key) => {
@@ -317,7 +318,8 @@ function breakdown(title: string, blocks: Record<string, RankBlock>): string {
 }
 
 /** Where the fitted baselines were fitted, fell back (and why) and are scored (results.json baseline_fits). */
-function baselineFitsSection(fits: ScoringResults['baseline_fits']): string {
+function baselineFitsSection(results: ScoringResults): string {
+  const fits = results.baseline_fits ?? [];
   if (!fits.length) return '';
   const rows = fits.map((f) => [
     md(f.model),
@@ -337,7 +339,7 @@ function baselineFitsSection(fits: ScoringResults['baseline_fits']): string {
         : 'not scored: fitted at no origin',
   ]);
   return [
-    '## Fitted baselines: where they were fitted\n',
+    `## ${leaderboardHeading('baseline-fits', results)}\n`,
     table(['baseline', 'origins', 'fitted', 'fallback (why)', 'no path', 'not converged', 'scored on'], rows),
     '',
     "GARCH's fallback is a constant variance (the window's mean squared return) around the random walk: it is not GARCH, so GARCH is scored only where GARCH(1,1) was fitted, as a partial model (its coverage above, its verdict on its origins, and the baselines on its points under Partial models). short\\_window: fewer one-step returns in the window than the fit needs; fit\\_failed: the ML fit failed; no\\_variance: no finite positive variance forecast. ARIMA's fallback is ARIMA(0,1,0), an ARIMA model, and is scored as arima.\n",
@@ -353,14 +355,15 @@ const DATA_WARNINGS_FIRST = [
 ];
 
 /** The data's own warnings (the split's manifest, carrying its universe's), right under the title. */
-function datasetWarningsSection(warnings: ScoringResults['dataset_warnings']): string {
+function datasetWarningsSection(results: ScoringResults): string {
+  const warnings = results.dataset_warnings;
   if (!warnings.length) return '';
   const rank = (c: string) => {
     const i = DATA_WARNINGS_FIRST.indexOf(c);
     return i < 0 ? DATA_WARNINGS_FIRST.length : i;
   };
   const sorted = [...warnings].sort((a, b) => rank(a.code) - rank(b.code));
-  return `## Warnings of the data (read every result below with them)\n\n${sorted
+  return `## ${leaderboardHeading('data-warnings', results)}\n\n${sorted
     .map((w) => `- **${md(w.code)}**${w.count ? ` (${w.count})` : ''}: ${md(w.message)}`)
     .join('\n')}\n`;
 }
@@ -394,23 +397,19 @@ export function renderLeaderboard(results: ScoringResults): string {
     out.push(
       "**FinTSB cells follow FinTSB's published code, not the paper's text** (`--fintsb-compat code`): fintsb.code.* cells use (1 − c)² on the mean return, TopK-Drop keeping k − n names and buying n, MDD from NAV₁, ICIR with ddof 0, and IR as its report prints it (the IC). Compare them with the paper's tables only.\n",
     );
-  out.push(datasetWarningsSection(results.dataset_warnings));
+  out.push(datasetWarningsSection(results));
   out.push(coverageSection(results, baselines));
-  if (results.runs?.length) out.push(runsSection(results.runs));
+  if (results.runs?.length) out.push(runsSection(results, results.runs));
   if (baselines.has('arima')) out.push(ARIMA_NOTE);
-  const fits = baselineFitsSection(results.baseline_fits ?? []);
+  const fits = baselineFitsSection(results);
   if (fits) out.push(fits);
-  out.push(
-    '## Overall ranking: FinVerse family (§4.2 rank aggregation: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)\n',
-  );
+  out.push(`## ${leaderboardHeading('overall', results)}\n`);
   out.push(`${rankCaption(results.ranks.overall)}\n`);
   out.push(`${rankTable(results.ranks.overall, baselines)}\n`);
   out.push(
     'This ranking reads the FinVerse metrics only (hit rates, MASE, IC and portfolio metrics at the tasks’ (p, h)). The verdicts below test another family, the Tycheon horizon-end losses (squared error and CRPS), against the random walk: a model can be first here and worse there. Every model with a path in each unit is ranked on the paths all ranked models forecast, so a model that skips pairs removes them from everyone’s ranking, and its coverage is in the table above.\n',
   );
-  out.push(
-    '## Verdicts against the random walk (Tycheon family: squared error and CRPS of the horizon-end return; Diebold–Mariano, HLN; all origins pooled)\n',
-  );
+  out.push(`## ${leaderboardHeading('verdicts', results)}\n`);
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (results.verdicts.status === 'refused') out.push(`**Refused.** ${md(results.verdicts.reason ?? '')}\n`);
   else {
@@ -451,11 +450,11 @@ export function renderLeaderboard(results: ScoringResults): string {
   if (windows) out.push(windows);
   const gap = memorisationGapSection(results, baselines);
   if (gap) out.push(gap);
-  out.push('## Breakdowns\n');
+  out.push(`## ${leaderboardHeading('breakdowns', results)}\n`);
   out.push(`${breakdown('scope', results.ranks.by_scope)}\n`);
   out.push(`${breakdown('category', results.ranks.by_category)}\n`);
   out.push(`${breakdown('frequency', results.ranks.by_frequency)}\n`);
-  out.push('## Where the baselines win\n');
+  out.push(`## ${leaderboardHeading('baselines-win', results)}\n`);
   if (results.verdicts.status === 'ok') {
     const count = (v: string) => pooled.filter((r) => !baselines.has(r.model) && r.verdict === v).length;
     out.push(

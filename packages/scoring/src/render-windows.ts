@@ -1,5 +1,6 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { coverageText, fmt, rankCaption, rankTable, table } from './leaderboard-format.ts';
+import { leaderboardHeading } from './leaderboard-sections.ts';
 import type { MemorisationGap, ScoringResults, WindowScores } from './results-schema.ts';
 
 /** What each knowledge window holds (the split's labels, packages/split label-window.ts). */
@@ -82,7 +83,7 @@ function windowSection(w: WindowScores, baselines: Set<string>): string {
 export function windowSections(results: ScoringResults, baselines: Set<string>): string {
   if (!results.windows.length) return '';
   return [
-    '## Scores per knowledge window\n',
+    `## ${leaderboardHeading('windows', results)}\n`,
     'The split labels each origin with its window against the model cutoff and the run date. Each window below is scored on its own origins, as the sections above are on all of them; every value, pooled value, rank and verdict per window is in results.json (windows).\n',
     ...results.windows.map((w) => windowSection(w, baselines)),
   ].join('\n');
@@ -105,7 +106,7 @@ export function memorisationGapSection(results: ScoringResults, baselines: Set<s
     fmt(g.crps?.gap),
   ]);
   return [
-    '## Memorisation gap (T1 − T2)\n',
+    `## ${leaderboardHeading('memorisation-gap', results)}\n`,
     table(
       ['model', 'origins T1 / T2', 'squared error T1', 'T2', 'T1 − T2', 'CRPS T1', 'T2', 'T1 − T2'],
       rows,

@@ -488,9 +488,9 @@ export function scorePanel(input: ScorePanelInput): ScoringResults {
   const { panel, tasks } = input;
   const config = resolveScoringConfig(input.options);
   const warnings: ScoringResults['warnings'] = [];
-  const started = performance.now();
   const log = input.options?.log;
-  const step = (what: string) => log?.(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
+  // The caller's log stamps each line from the command's start (asof score, asof run).
+  const step = (what: string) => log?.(what);
 
   const index = indexTasks(panel, tasks, warnings);
   const { seriesUnit, unitInfo } = index;
