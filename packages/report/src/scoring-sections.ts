@@ -168,12 +168,7 @@ const SECTION_BLOCKS: Record<LeaderboardSectionId, (results: ScoringResults) => 
     },
   ],
   overall: async (results) => [
-    rankTable(
-      results.ranks.overall,
-      baselineSet(results),
-      rankFamilyCaption(results.ranks.overall),
-      true,
-    ),
+    rankTable(results.ranks.overall, baselineSet(results), rankFamilyCaption(results.ranks.overall), true),
     await chartBlock(
       'ranks',
       'Positions overall and per scope, category and frequency',
