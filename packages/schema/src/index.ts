@@ -11,3 +11,4 @@ export * from './pipeline-config.ts';
 export * from './raw-input-checks.ts';
 export * from './read-csv.ts';
 export * from './zod-issues.ts';
+export * from './shown-value.ts';
