@@ -1,6 +1,7 @@
 import dns from 'node:dns';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeSyntheticRawUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, SCRATCH } from './helpers.ts';
 import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
@@ -83,7 +84,6 @@ describe('exit codes as the README says (issue 52 item 8)', () => {
   });
 
   it('5.2: README says 2 for bad input and 1 for failures, a network failure among them', async () => {
-    const { readFileSync } = await import('node:fs');
     const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
     expect(readme).toMatch(/exit 2 for bad input[\s\S]{0,200}1 for\s+failures \(a network failure included/);
   });
@@ -120,5 +120,158 @@ describe('--json errors are JSON (issue 52 item 8)', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.error).toMatchObject({ code: 'UNKNOWN_COMMAND', exit: 2 });
     expect(doc.error.message).toMatch(/did you mean build\?/);
+  });
+});
+
+describe('asof update resolves paths as build does and prints nothing internal (issue 52 item 8)', () => {
+  // A pipeline with relative raw_dirs in its own folder (raw/pipeline.json → raw/edgar, raw/fred, raw/prices),
+  // built from the scratch folder: the raw folders are not below the working directory's own name.
+  const shape = { instruments: 2, companies: 2, fredSeries: 2 };
+  beforeAll(async () => {
+    writeSyntheticRawUniverse(join(work, 'raw'), { stage: 1, ...shape });
+    writeSyntheticRawUniverse(join(work, 'raw2'), { stage: 2, ...shape });
+    const r = await run('build', 'raw/pipeline.json', '--out', 'out/uold');
+    expect(r.code, r.stderr).toBe(0);
+  }, 600_000);
+
+  /** Nothing of asof's own: no generation or temp path, no .work folder, no JSON dump. */
+  function nothingInternal(text: string): void {
+    expect(text).not.toMatch(/\.asof\/|\.work|tmp-\d|gen-[0-9a-f]{12}/);
+    expect(text).not.toMatch(/\{"/);
+  }
+
+  it('9.1: update without the pipeline argument finds relative raw_dirs as build did; nothing new: a hint naming OLD', async () => {
+    const r = await run('update', '--manifest', 'out/uold/manifest.json', '--out', 'out/unew');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^up to date: /);
+    expect(r.stderr).toMatch(/^next: asof series --data out\/uold$/m);
+    nothingInternal(r.stdout + r.stderr);
+  });
+
+  it('9.1: update of new raw files without the pipeline argument prints nothing internal; next names --out', async () => {
+    // New price downloads land in the pipeline's own raw folder (as update-diff.test.ts's t3).
+    cpSync(join(work, 'raw2', 'prices'), join(work, 'raw', 'prices'), { recursive: true });
+    const r = await run('update', '--manifest', 'out/uold/manifest.json', '--out', 'out/unew');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^updated: out\/unew from parent /);
+    expect(r.stderr).toMatch(/prices: \d+ instruments from prices \(the files read again\)/);
+    expect(r.stderr).toMatch(/^next: asof diff out\/uold\/manifest\.json out\/unew\/manifest\.json$/m);
+    nothingInternal(r.stdout + r.stderr);
+    // The update is the build over the same files, with the same pipeline file recorded.
+    const built = await run('build', 'raw/pipeline.json', '--out', 'out/ubuilt');
+    expect(built.code, built.stderr).toBe(0);
+    const ids = ['unew', 'ubuilt'].map(
+      (d) => JSON.parse(readFileSync(join(work, 'out', d, 'manifest.json'), 'utf8')) as Record<string, any>,
+    );
+    expect(ids[0].outputs).toEqual(ids[1].outputs);
+    expect(ids[0].created_by.pipeline_file).toBe('../../raw/pipeline.json');
+    expect(ids[1].created_by.pipeline_file).toBe('../../raw/pipeline.json');
+  });
+
+  it('9.1: a manifest recording no pipeline file, raw_dirs not under the working directory: one line naming the field, exit 2', async () => {
+    // An older manifest: no created_by.pipeline_file (which dataset_id does not cover, so it still verifies).
+    cpSync(join(work, 'out', 'uold'), join(work, 'out', 'uolder'), { recursive: true, dereference: true });
+    const path = join(work, 'out', 'uolder', 'manifest.json');
+    const m = JSON.parse(readFileSync(path, 'utf8'));
+    delete m.created_by.pipeline_file;
+    writeFileSync(path, JSON.stringify(m));
+    const verified = await run('verify', path);
+    expect(verified.code, verified.stderr).toBe(0);
+    const r = await run('update', '--manifest', 'out/uolder/manifest.json', '--out', 'out/u2');
+    expect(r.code).toBe(2);
+    expect(oneErrorLine(r.stderr, 'update')).toMatch(
+      /sources\.edgar\.raw_dir "edgar": no folder at .*records no pipeline file[\s\S]*hint: .*pass the pipeline file/,
+    );
+  });
+});
+
+describe('unknown names are errors with the nearest names, before any work (issue 52 item 8)', () => {
+  const u = () => join(tiny.universe, 'manifest.json');
+  /** A series id of the tiny universe, and the same with its last character changed (a typo). */
+  async function typoOfAnId(): Promise<{ id: string; typo: string }> {
+    const r = await run('series', '--data', tiny.universe, '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const id = (JSON.parse(r.stdout) as { series_id: string }[])[0].series_id;
+    return { id, typo: `${id.slice(0, -1)}#` };
+  }
+
+  it('9.6: diff --series <typo> is refused with the nearest ids, exit 2 (was "no differences", exit 0)', async () => {
+    const { id, typo } = await typoOfAnId();
+    const r = await run('diff', u(), u(), '--series', typo);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toMatch(/no differences/);
+    const line = oneErrorLine(r.stderr, 'diff');
+    expect(line).toContain(`--series ${typo}: no such series in`);
+    expect(line).toMatch(new RegExp(`did you mean ${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`));
+    // A pattern that matches nothing gets its own message; one that matches is accepted.
+    const glob = await run('diff', u(), u(), '--series', 'nomatch:*');
+    expect(glob.code).toBe(2);
+    expect(oneErrorLine(glob.stderr, 'diff')).toMatch(/--series nomatch:\*: the pattern matches no series in/);
+    const ok = await run('diff', u(), u(), '--series', `${id.slice(0, 4)}*`);
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
+  it('taxonomy foo: an unknown name is refused with the nearest names, exit 2 (was the whole registry, exit 0)', async () => {
+    const r = await run('taxonomy', 'Inflatoin');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(oneErrorLine(r.stderr, 'taxonomy')).toMatch(
+      /name Inflatoin: no such scope, category, detail category or unit in the taxonomy registry; did you mean Inflation\b/,
+    );
+    // A known name, any case, keeps its units only.
+    const known = await run('taxonomy', 'inflation', '--json');
+    expect(known.code, known.stderr).toBe(0);
+    const units = (JSON.parse(known.stdout) as { units: { detail_category: string; category: string }[] }).units;
+    expect(units.length).toBeGreaterThan(0);
+    for (const x of units) expect([x.detail_category, x.category]).toContain('Inflation');
+  });
+
+  it('split --series <typo> names the nearest series, not the units; --unit <typo> the nearest units', async () => {
+    const { id, typo } = await typoOfAnId();
+    const r = await run('split', '--manifest', u(), '--out', 'out/s-typo', '--series', typo);
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'split');
+    expect(line).toContain(`--series ${typo}: no such series in`);
+    expect(line).toContain(`did you mean ${id}`);
+    expect(line).not.toMatch(/units there/);
+    const unit = await run(
+      'split',
+      '--manifest',
+      u(),
+      '--out',
+      'out/s-typo',
+      '--unit',
+      'Individual/Equity/Equity OHLCV Clos/BD',
+    );
+    expect(unit.code).toBe(2);
+    expect(oneErrorLine(unit.stderr, 'split')).toMatch(
+      /--unit Individual\/Equity\/Equity OHLCV Clos\/BD: no such taxonomy unit in .*; did you mean Individual\/Equity\/Equity OHLCV Close\/BD\b/,
+    );
+  });
+
+  it('report --series <typo> is refused before the universe is aggregated, with the nearest ids', async () => {
+    const { id, typo } = await typoOfAnId();
+    const r = await run('report', '--manifest', u(), '--series', typo, '--out', 'out/r-typo.html');
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/aggregated the universe/);
+    expect(oneErrorLine(r.stderr, 'report')).toMatch(/--series .*: no such series in this universe; did you mean /);
+    expect(r.stderr).toContain(id);
+  });
+
+  it('series --unit/--source <typo> are refused with the nearest names (were "0 series", exit 0)', async () => {
+    const unit = await run('series', '--data', tiny.universe, '--unit', 'Individual/Equity/Stok/BD');
+    expect(unit.code).toBe(2);
+    expect(oneErrorLine(unit.stderr, 'series')).toMatch(/--unit Individual\/Equity\/Stok\/BD: no such taxonomy unit/);
+    const source = await run('series', '--data', tiny.universe, '--source', 'fredd');
+    expect(source.code).toBe(2);
+    expect(oneErrorLine(source.stderr, 'series')).toMatch(/--source fredd: no such source in .*; did you mean fred\b/);
+  });
+
+  it('4.1: an id echoed in an error has its control characters escaped and is cut when long', async () => {
+    const r = await run('show', `a\nb${'A'.repeat(100_000)}`, '--data', tiny.universe);
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'show');
+    expect(line.split('\n')[0]).toMatch(/series a\\nbA+… \(100,003 characters\)/);
+    expect(r.stderr.length).toBeLessThan(2_000);
   });
 });

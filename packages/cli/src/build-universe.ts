@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
@@ -51,6 +51,16 @@ export interface BuildOptions {
   inputs?: string[];
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
+  /**
+   * The pipeline file (absolute), recorded relative to the output folder as created_by.pipeline_file: `asof
+   * update` without a pipeline resolves OLD's relative paths against its folder, as the build did.
+   */
+  pipelineFile?: string;
+}
+
+/** created_by.pipeline_file of a universe written to `outDir`: the pipeline file relative to it. */
+export function pipelineFileField(outDir: string, pipelineFile: string | undefined): string | undefined {
+  return pipelineFile === undefined ? undefined : relative(outDir, pipelineFile).split(sep).join('/');
 }
 
 export interface BuildResult {
@@ -196,6 +206,7 @@ async function buildInto(
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
       git: options.git,
+      pipelineFile: pipelineFileField(resolve(options.cwd, options.outDir), options.pipelineFile),
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
@@ -224,6 +235,8 @@ export async function universeManifest(
     parentDatasetId: string | null;
     /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
     git?: Promise<GitState>;
+    /** created_by.pipeline_file (pipelineFileField); left out when the pipeline came from no file. */
+    pipelineFile?: string;
   },
 ): Promise<Manifest> {
   const accounting = settleAccounting(m.accounting);
@@ -243,6 +256,7 @@ export async function universeManifest(
       duckdb_version: await duck.version(),
       git_commit: git.commit,
       git_dirty: git.dirty,
+      ...(m.pipelineFile === undefined ? {} : { pipeline_file: m.pipelineFile }),
     },
     config: m.config as unknown as Record<string, unknown>,
     config_sha256: sha256Hex(canonicalJson(m.config)),

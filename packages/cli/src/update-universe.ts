@@ -40,7 +40,13 @@ import {
   writeTable,
   writeUniverse,
 } from '@asof/transform';
-import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
+import {
+  ASOF_VERSION,
+  buildUniverse,
+  pipelineFileField,
+  pipelineInputs,
+  universeManifest,
+} from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
 import { runSources, type SourceReport } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
@@ -55,6 +61,10 @@ export interface UpdateOptions {
   oldManifest: string;
   /** The pipeline to update with (default: OLD's, its relative paths against `cwd`). */
   config?: PipelineConfig;
+  /** The pipeline file (absolute): given, or OLD's created_by.pipeline_file; recorded in the new manifest. */
+  pipelineFile?: string;
+  /** What `cwd` is, for messages (`the folder of t1/pipeline.json`, `the working directory`). */
+  pathsFrom?: string;
   outDir: string;
   cwd?: string;
   cacheRoot?: string;
@@ -130,6 +140,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
     const duckdbVersion = await currentDuckdbVersion();
     const plan = planUpdate(old.manifest, config, {
       cwd,
+      pathsFrom: options.pathsFrom,
       registry,
       asofVersion: ASOF_VERSION,
       duckdbVersion,
@@ -160,6 +171,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
         registry,
         log,
         parentDatasetId: parent,
+        pipelineFile: options.pipelineFile,
       });
       return {
         status: 'rebuilt',
@@ -173,7 +185,16 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
       };
     };
     if (plan.fullRebuild !== null) return await full(plan.fullRebuild);
-    const ctx = { config, registry, cwd, cacheRoot: options.cacheRoot, plan, old, step };
+    const ctx = {
+      config,
+      registry,
+      cwd,
+      cacheRoot: options.cacheRoot,
+      plan,
+      old,
+      step,
+      pipelineFile: pipelineFileField(resolve(cwd, options.outDir), options.pipelineFile),
+    };
     try {
       const { value, path } = await writeOutputDir(
         options.outDir,
@@ -242,6 +263,8 @@ interface UpdateContext {
   plan: UpdatePlan;
   old: VerifiedManifest;
   step: (what: string) => void;
+  /** created_by.pipeline_file of the new universe. */
+  pipelineFile?: string;
 }
 
 /** How each source of the plan is carried out, once the price instruments are decided. */
@@ -280,10 +303,15 @@ async function updateInto(
     const sink = await StageSink.create(duck);
     const rerunSources: Record<string, unknown> = {};
     for (const s of d.rerun) rerunSources[s.source] = (config.sources as Record<string, unknown>)[s.source];
+    // The sources' log names the user's raw folder, never the temp folder the re-read files are linked into.
+    let sourceLog = step;
     if (d.reread.length > 0) {
       // The index membership files are OLD's (update-plan.ts compares them): their rows are carried over.
       const { membership: _carried, ...prices } = config.sources.prices!;
-      rerunSources.prices = { ...prices, raw_dir: linkRereadFiles(work.work, ctx, d.reread) };
+      const linked = linkRereadFiles(work.work, ctx, d.reread);
+      rerunSources.prices = { ...prices, raw_dir: linked };
+      const users = `${config.sources.prices!.raw_dir} (the files read again)`;
+      sourceLog = (line) => step(line.split(linked).join(users));
     }
     const report: SourceReport =
       Object.keys(rerunSources).length === 0
@@ -291,7 +319,7 @@ async function updateInto(
         : await runSources({ ...config, sources: rerunSources as PipelineConfig['sources'] }, sink, {
             cwd: ctx.cwd,
             cacheRoot: ctx.cacheRoot,
-            log: step,
+            log: sourceLog,
             duck,
             registry,
             allowEmpty: true,
@@ -357,8 +385,12 @@ async function updateInto(
       config,
       log: step,
     });
+    // A count a user can read; the positions themselves are internal (they were a JSON dump, audit 9.1).
+    const groups = Object.keys(seg.recomputed);
     step(
-      `segments recomputed from (frequency detail_category: first segment) ${JSON.stringify(seg.recomputed)}`,
+      groups.length === 0
+        ? 'segments: every one is OLD\'s'
+        : `segments recomputed where new rows fall, in ${groups.length} (frequency, detail category) group(s): ${groups.slice(0, 3).join(', ')}${groups.length > 3 ? ', …' : ''}`,
     );
     const changed = await changedPartitions(duck);
     const written = [
@@ -379,6 +411,7 @@ async function updateInto(
       accounting,
       priceQuality,
       parentDatasetId: old.manifest.dataset_id,
+      pipelineFile: ctx.pipelineFile,
     });
     writeManifest(join(work.dir, 'manifest.json'), manifest);
     return { manifest, steps: d.steps, linked: linked.map((o) => o.path) };

@@ -12,3 +12,4 @@ export * from './raw-input-checks.ts';
 export * from './read-csv.ts';
 export * from './zod-issues.ts';
 export * from './shown-value.ts';
+export * from './nearest-names.ts';

@@ -39,6 +39,12 @@ export const Manifest = z
         duckdb_version: z.string(),
         git_commit: z.string().nullable(),
         git_dirty: z.boolean().nullable(),
+        pipeline_file: z
+          .string()
+          .optional()
+          .describe(
+            "a universe's pipeline file, relative to the universe's folder (where 'asof update' without a pipeline finds its relative paths); not part of dataset_id",
+          ),
       })
       .strict(),
     config: z.record(z.string(), z.unknown()).describe('the resolved pipeline config'),

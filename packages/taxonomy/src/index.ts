@@ -19,7 +19,8 @@ export {
 export { HORIZONS, type Horizon, horizonSteps, isHorizon } from './horizon-steps.ts';
 export { minimumLookback, predictionLength } from './horizon-table.ts';
 export { DEFAULT_REGISTRY_DIR, defaultRegistry, loadRegistry, REGISTRY_FILES } from './load-registry.ts';
-export { editDistance, nearestNames } from './nearest-names.ts';
+// One implementation for every 'did you mean' (it lives in @asof/schema, below every package).
+export { editDistance, nearestNames } from '@asof/schema';
 export { RegistryError, type RowOrigin } from './registry-error.ts';
 export * from './registry-types.ts';
 export {
