@@ -275,3 +275,36 @@ describe('unknown names are errors with the nearest names, before any work (issu
     expect(r.stderr.length).toBeLessThan(2_000);
   });
 });
+
+describe('the message defects (audit defects 18 and 20)', () => {
+  it('3.12/4.4: a build with 0 series shows the skipped-file warnings it refers to, names escaped', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const raw = join(work, 'p412', 'raw');
+    mkdirSync(raw, { recursive: true });
+    const bars = 'Date,Open,High,Low,Close,Volume\n2020-01-02,1,2,0.5,1.5,100\n2020-01-03,1,2,0.5,1.5,100\n';
+    writeFileSync(join(raw, 'a"b.csv'), bars);
+    writeFileSync(join(raw, 'new\nline.csv'), bars);
+    const p = join(work, 'p412', 'pipeline.json');
+    writeFileSync(p, JSON.stringify({ name: 'p412', sources: { prices: { raw_dir: 'raw' } } }));
+    const r = await run('build', p, '--out', 'out/p412');
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'build');
+    expect(line).toMatch(/0 series .* The sources said: PRICES_FILE_SKIPPED: a"b\.csv: no symbol/);
+    expect(line).toContain('PRICES_FILE_SKIPPED: new\\nline.csv: no symbol');
+    expect(line).not.toMatch(/check the skipped-file warnings/i);
+    // Nothing skipped, nothing produced (a weekend has no trading day): no mention of warnings at all.
+    const weekend = pipeline('weekend412', {
+      sources: {
+        embedded: {
+          real: { sp500: false, stocks: false, us_employment: false, unemployment_by_industry: false },
+          synthetic: { seed: 1, start: '2020-01-04', end: '2020-01-05', instruments: 1 },
+        },
+      },
+    });
+    const e = await run('build', weekend, '--out', 'out/weekend412');
+    expect(e.code).toBe(2);
+    const said = oneErrorLine(e.stderr, 'build');
+    expect(said).toMatch(/0 series with observations .*Check the date ranges/);
+    expect(said).not.toMatch(/warning|SURVIVORSHIP|The sources said/i);
+  });
+});
