@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { computeDatasetId } from '@asof/manifest';
 import { writeSyntheticRawUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, SCRATCH } from './helpers.ts';
@@ -306,5 +307,28 @@ describe('the message defects (audit defects 18 and 20)', () => {
     const said = oneErrorLine(e.stderr, 'build');
     expect(said).toMatch(/0 series with observations .*Check the date ranges/);
     expect(said).not.toMatch(/warning|SURVIVORSHIP|The sources said/i);
+  });
+
+  it('3.26: export fintsb of a split says it is a split, not that asof is too old', async () => {
+    const r = await run('export', 'fintsb', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'out/f326');
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'export');
+    expect(line).toMatch(/manifest kind is 'split'; asof export fintsb reads a universe/);
+    expect(line).not.toMatch(/version of asof/);
+  });
+
+  it('3.27: show on a universe manifest listing no series file names that, not a DuckDB type error', async () => {
+    const copy = join(work, 'u327');
+    cpSync(tiny.universe, copy, { recursive: true, dereference: true });
+    const path = join(copy, 'manifest.json');
+    const m = JSON.parse(readFileSync(path, 'utf8'));
+    m.outputs = m.outputs.filter((o: { table: string }) => o.table !== 'series');
+    m.dataset_id = computeDatasetId(m);
+    writeFileSync(path, JSON.stringify(m));
+    const r = await run('show', 'syn:fred:SYNCPI', '--data', copy);
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'show');
+    expect(line).toMatch(/lists no series file \(series\.parquet\)/);
+    expect(line).not.toMatch(/DuckDB|type ANY/);
   });
 });

@@ -255,6 +255,15 @@ export function requireUniverse(manifest: Manifest, path: string, command: strin
       { context: { file: path, value: manifest.kind } },
     );
   }
+  // A universe manifest that lists no series file (hand-edited, or re-hashed after a file was dropped) is
+  // refused by name, before a reader is handed nothing to read (audit 3.27).
+  if (!manifest.outputs.some((o) => o.table === 'series')) {
+    throw new InputError(
+      'UNIVERSE_NO_SERIES_FILE',
+      `${path}: lists no series file (series.parquet), expected 1; ${command} reads a universe's series table\n  hint: rebuild the universe with 'asof build', or restore its manifest.json`,
+      { context: { file: path, field: 'outputs', value: 'series' } },
+    );
+  }
 }
 
 /** --as-of takes a date (end of that day UTC is NOT assumed: a bare date means 00:00 UTC) or an instant. */
