@@ -331,4 +331,74 @@ describe('the message defects (audit defects 18 and 20)', () => {
     expect(line).toMatch(/lists no series file \(series\.parquet\)/);
     expect(line).not.toMatch(/DuckDB|type ANY/);
   });
+
+  it('15.9: a synthetic end of 9999-12-31 is refused naming the field and the value written, not "+010000-01"', async () => {
+    const p = pipeline('d159', {
+      sources: { fred: { synthetic: { seed: 1, start: '2012-01-01', end: '9999-12-31', count: 1 } } },
+    });
+    const r = await run('build', p, '--out', 'out/d159');
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'build');
+    expect(line).toMatch(/sources\.fred\.synthetic\.end: "9999-12-31" is later than 2999-12-31/);
+    expect(line).not.toMatch(/\+010000/);
+  });
+
+  it('15.10: eval_start 9999-12-31 builds with a warning that nothing can be evaluated', async () => {
+    const { readFileSync: read } = await import('node:fs');
+    const body = JSON.parse(read(tiny.pipeline, 'utf8'));
+    const p = pipeline('e1510', { ...body, name: 'e1510', eval_start: '9999-12-31' });
+    const r = await run('build', p, '--out', 'out/e1510');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/EVAL_START_AFTER_DATA: eval_start 9999-12-31 is after the last observation of every series \(\d{4}-\d{2}-\d{2}\)/);
+    const m = JSON.parse(read(join(work, 'out', 'e1510', 'manifest.json'), 'utf8'));
+    expect(m.warnings.map((w: { code: string }) => w.code)).toContain('EVAL_START_AFTER_DATA');
+  });
+
+  it('3.25: --embargo 99999999 is refused as an embargo, not as the date "-271771-04-21"', async () => {
+    const r = await run(
+      'split',
+      '--manifest',
+      join(tiny.universe, 'manifest.json'),
+      '--out',
+      'out/s325',
+      '--embargo',
+      '99999999',
+    );
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'split');
+    expect(line).toMatch(/--embargo P99999999D: eval_start \d{4}-\d{2}-\d{2} minus the embargo falls before the year 1/);
+    expect(line).not.toMatch(/-271771/);
+  });
+
+  it('9.6: diff --limit -1 is refused by the command naming the value, not by Node as "ambiguous"', async () => {
+    const u = join(tiny.universe, 'manifest.json');
+    const r = await run('diff', u, u, '--limit', '-1');
+    expect(r.code).toBe(2);
+    const line = oneErrorLine(r.stderr, 'diff');
+    expect(line).toMatch(/--limit -1: expected a whole number/);
+    expect(line).not.toMatch(/ambiguous/);
+  });
+
+  it('8.11: `;` in --model is refused like `|`, before anything runs', async () => {
+    const { existsSync } = await import('node:fs');
+    for (const [model, op] of [
+      [`python3 ok.py; touch ${join(work, 'PWNED811')}`, ';'],
+      [`python3 ok.py | touch ${join(work, 'PWNED811')}`, '|'],
+    ]) {
+      const r = await run(
+        'run',
+        '--manifest',
+        join(tiny.split, 'manifest.json'),
+        '--model',
+        model,
+        '--name',
+        'm811',
+        '--out',
+        'out/m811.parquet',
+      );
+      expect(r.code, model).toBe(2);
+      expect(oneErrorLine(r.stderr, 'run')).toContain(`'${op}' is a shell operator`);
+    }
+    expect(existsSync(join(work, 'PWNED811'))).toBe(false);
+  });
 });

@@ -22,6 +22,7 @@ import {
   membershipWarnings,
   runModels,
   StageSink,
+  evalStartAfterDataWarning,
   shortEvalSeriesWarning,
   UNIVERSE_MODELS,
   type WrittenTable,
@@ -181,6 +182,8 @@ async function buildInto(
     await duck.run('DROP TABLE stg_observations');
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) sink.addWarning(short);
+    const late = await evalStartAfterDataWarning(duck, config.eval_start);
+    if (late !== null) sink.addWarning(late);
     for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);
     for (const w of await vendorRestatementWarnings(duck, sink.inputs)) sink.addWarning(w);
     step('models built, invariants hold');

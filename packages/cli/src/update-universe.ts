@@ -35,6 +35,7 @@ import {
   OBSERVATION_MODELS,
   runModels,
   StageSink,
+  evalStartAfterDataWarning,
   shortEvalSeriesWarning,
   UNIVERSE_MODELS,
   writeTable,
@@ -374,6 +375,8 @@ async function updateInto(
     await assertInvariants(duck);
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) warnings.push(short);
+    const late = await evalStartAfterDataWarning(duck, config.eval_start);
+    if (late !== null) warnings.push(late);
     warnings.push(...(await membershipWarnings(duck, warnings)));
     warnings.push(...(await vendorRestatementWarnings(duck, inputs)));
     step('models built, invariants hold');
