@@ -165,8 +165,8 @@ describe('asof update resolves paths as build does and prints nothing internal (
       (d) => JSON.parse(readFileSync(join(work, 'out', d, 'manifest.json'), 'utf8')) as Record<string, any>,
     );
     expect(ids[0].outputs).toEqual(ids[1].outputs);
-    expect(ids[0].created_by.pipeline_file).toBe('../../raw/pipeline.json');
-    expect(ids[1].created_by.pipeline_file).toBe('../../raw/pipeline.json');
+    expect(ids[0].created_by.pipeline_file).toBe(join(work, 'raw', 'pipeline.json'));
+    expect(ids[1].created_by.pipeline_file).toBe(join(work, 'raw', 'pipeline.json'));
   });
 
   it('9.1: a manifest recording no pipeline file, raw_dirs not under the working directory: one line naming the field, exit 2', async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
 import { Duck } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
@@ -53,15 +53,11 @@ export interface BuildOptions {
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
   /**
-   * The pipeline file (absolute), recorded relative to the output folder as created_by.pipeline_file: `asof
-   * update` without a pipeline resolves OLD's relative paths against its folder, as the build did.
+   * The pipeline file (absolute), recorded as created_by.pipeline_file: `asof update` without a pipeline
+   * resolves OLD's relative paths against its folder, as the build did. Absolute, so that a rebuild into
+   * another --out writes the same manifest bytes; outside dataset_id, as the git fields are.
    */
   pipelineFile?: string;
-}
-
-/** created_by.pipeline_file of a universe written to `outDir`: the pipeline file relative to it. */
-export function pipelineFileField(outDir: string, pipelineFile: string | undefined): string | undefined {
-  return pipelineFile === undefined ? undefined : relative(outDir, pipelineFile).split(sep).join('/');
 }
 
 export interface BuildResult {
@@ -209,7 +205,7 @@ async function buildInto(
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
       git: options.git,
-      pipelineFile: pipelineFileField(resolve(options.cwd, options.outDir), options.pipelineFile),
+      pipelineFile: options.pipelineFile,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
@@ -238,7 +234,7 @@ export async function universeManifest(
     parentDatasetId: string | null;
     /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
     git?: Promise<GitState>;
-    /** created_by.pipeline_file (pipelineFileField); left out when the pipeline came from no file. */
+    /** created_by.pipeline_file (absolute); left out when the pipeline came from no file. */
     pipelineFile?: string;
   },
 ): Promise<Manifest> {

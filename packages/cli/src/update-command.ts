@@ -41,9 +41,9 @@ function render(io: Io, r: UpdateResult, outDir: string): string {
 }
 
 /**
- * The pipeline file OLD was built from (created_by.pipeline_file, relative to OLD's folder as the user named
- * it), when OLD records one and its folder is there; undefined otherwise (an older manifest, a moved tree):
- * the update then reads OLD as it is and says what it could not find.
+ * The pipeline file OLD was built from (created_by.pipeline_file), when OLD records one and its folder is
+ * there; undefined otherwise (an older manifest, another machine): the update then resolves against the
+ * working directory and names the raw folder it could not find.
  */
 function recordedPipelineFile(oldManifest: string): string | undefined {
   try {

@@ -41,13 +41,7 @@ import {
   writeTable,
   writeUniverse,
 } from '@asof/transform';
-import {
-  ASOF_VERSION,
-  buildUniverse,
-  pipelineFileField,
-  pipelineInputs,
-  universeManifest,
-} from './build-universe.ts';
+import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
 import { runSources, type SourceReport } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
@@ -194,7 +188,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
       plan,
       old,
       step,
-      pipelineFile: pipelineFileField(resolve(cwd, options.outDir), options.pipelineFile),
+      pipelineFile: options.pipelineFile,
     };
     try {
       const { value, path } = await writeOutputDir(

@@ -43,7 +43,7 @@ export const Manifest = z
           .string()
           .optional()
           .describe(
-            "a universe's pipeline file, relative to the universe's folder (where 'asof update' without a pipeline finds its relative paths); not part of dataset_id",
+            "the absolute path of a universe's pipeline file ('asof update' without a pipeline resolves the relative paths against its folder); not part of dataset_id",
           ),
       })
       .strict(),
