@@ -162,7 +162,11 @@ describe('asof update resolves paths as build does and prints nothing internal (
     const built = await run('build', 'raw/pipeline.json', '--out', 'out/ubuilt');
     expect(built.code, built.stderr).toBe(0);
     const ids = ['unew', 'ubuilt'].map(
-      (d) => JSON.parse(readFileSync(join(work, 'out', d, 'manifest.json'), 'utf8')) as Record<string, any>,
+      (d) =>
+        JSON.parse(readFileSync(join(work, 'out', d, 'manifest.json'), 'utf8')) as {
+          outputs: unknown[];
+          created_by: { pipeline_file?: string };
+        },
     );
     expect(ids[0].outputs).toEqual(ids[1].outputs);
     expect(ids[0].created_by.pipeline_file).toBe(join(work, 'raw', 'pipeline.json'));
@@ -207,7 +211,9 @@ describe('unknown names are errors with the nearest names, before any work (issu
     // A pattern that matches nothing gets its own message; one that matches is accepted.
     const glob = await run('diff', u(), u(), '--series', 'nomatch:*');
     expect(glob.code).toBe(2);
-    expect(oneErrorLine(glob.stderr, 'diff')).toMatch(/--series nomatch:\*: the pattern matches no series in/);
+    expect(oneErrorLine(glob.stderr, 'diff')).toMatch(
+      /--series nomatch:\*: the pattern matches no series in/,
+    );
     const ok = await run('diff', u(), u(), '--series', `${id.slice(0, 4)}*`);
     expect(ok.code, ok.stderr).toBe(0);
   });
@@ -222,7 +228,8 @@ describe('unknown names are errors with the nearest names, before any work (issu
     // A known name, any case, keeps its units only.
     const known = await run('taxonomy', 'inflation', '--json');
     expect(known.code, known.stderr).toBe(0);
-    const units = (JSON.parse(known.stdout) as { units: { detail_category: string; category: string }[] }).units;
+    const units = (JSON.parse(known.stdout) as { units: { detail_category: string; category: string }[] })
+      .units;
     expect(units.length).toBeGreaterThan(0);
     for (const x of units) expect([x.detail_category, x.category]).toContain('Inflation');
   });
@@ -255,17 +262,23 @@ describe('unknown names are errors with the nearest names, before any work (issu
     const r = await run('report', '--manifest', u(), '--series', typo, '--out', 'out/r-typo.html');
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/aggregated the universe/);
-    expect(oneErrorLine(r.stderr, 'report')).toMatch(/--series .*: no such series in this universe; did you mean /);
+    expect(oneErrorLine(r.stderr, 'report')).toMatch(
+      /--series .*: no such series in this universe; did you mean /,
+    );
     expect(r.stderr).toContain(id);
   });
 
   it('series --unit/--source <typo> are refused with the nearest names (were "0 series", exit 0)', async () => {
     const unit = await run('series', '--data', tiny.universe, '--unit', 'Individual/Equity/Stok/BD');
     expect(unit.code).toBe(2);
-    expect(oneErrorLine(unit.stderr, 'series')).toMatch(/--unit Individual\/Equity\/Stok\/BD: no such taxonomy unit/);
+    expect(oneErrorLine(unit.stderr, 'series')).toMatch(
+      /--unit Individual\/Equity\/Stok\/BD: no such taxonomy unit/,
+    );
     const source = await run('series', '--data', tiny.universe, '--source', 'fredd');
     expect(source.code).toBe(2);
-    expect(oneErrorLine(source.stderr, 'series')).toMatch(/--source fredd: no such source in .*; did you mean fred\b/);
+    expect(oneErrorLine(source.stderr, 'series')).toMatch(
+      /--source fredd: no such source in .*; did you mean fred\b/,
+    );
   });
 
   it('4.1: an id echoed in an error has its control characters escaped and is cut when long', async () => {
@@ -310,7 +323,14 @@ describe('the message defects (audit defects 18 and 20)', () => {
   });
 
   it('3.26: export fintsb of a split says it is a split, not that asof is too old', async () => {
-    const r = await run('export', 'fintsb', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'out/f326');
+    const r = await run(
+      'export',
+      'fintsb',
+      '--manifest',
+      join(tiny.split, 'manifest.json'),
+      '--out',
+      'out/f326',
+    );
     expect(r.code).toBe(2);
     const line = oneErrorLine(r.stderr, 'export');
     expect(line).toMatch(/manifest kind is 'split'; asof export fintsb reads a universe/);
@@ -349,7 +369,9 @@ describe('the message defects (audit defects 18 and 20)', () => {
     const p = pipeline('e1510', { ...body, name: 'e1510', eval_start: '9999-12-31' });
     const r = await run('build', p, '--out', 'out/e1510');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/EVAL_START_AFTER_DATA: eval_start 9999-12-31 is after the last observation of every series \(\d{4}-\d{2}-\d{2}\)/);
+    expect(r.stdout).toMatch(
+      /EVAL_START_AFTER_DATA: eval_start 9999-12-31 is after the last observation of every series \(\d{4}-\d{2}-\d{2}\)/,
+    );
     const m = JSON.parse(read(join(work, 'out', 'e1510', 'manifest.json'), 'utf8'));
     expect(m.warnings.map((w: { code: string }) => w.code)).toContain('EVAL_START_AFTER_DATA');
   });
@@ -366,7 +388,9 @@ describe('the message defects (audit defects 18 and 20)', () => {
     );
     expect(r.code).toBe(2);
     const line = oneErrorLine(r.stderr, 'split');
-    expect(line).toMatch(/--embargo P99999999D: eval_start \d{4}-\d{2}-\d{2} minus the embargo falls before the year 1/);
+    expect(line).toMatch(
+      /--embargo P99999999D: eval_start \d{4}-\d{2}-\d{2} minus the embargo falls before the year 1/,
+    );
     expect(line).not.toMatch(/-271771/);
   });
 

@@ -3,7 +3,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import { Duck, listValue } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
-import { type IngestAccounting, InputError, type Manifest, requireKnownNames, shownValue } from '@asof/schema';
+import {
+  type IngestAccounting,
+  InputError,
+  type Manifest,
+  requireKnownNames,
+  shownValue,
+} from '@asof/schema';
 import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
@@ -276,7 +282,12 @@ export const TAXONOMY_USAGE = 'asof taxonomy [NAME] [--json] [--coverage <manife
 
 /** A unit's names that `asof taxonomy NAME` looks for (case-insensitively), and its S/C/D/F path. */
 function unitNames(u: { scope: string; category: string; detail_category: string; frequency: string }) {
-  return [u.scope, u.category, u.detail_category, `${u.scope}/${u.category}/${u.detail_category}/${u.frequency}`];
+  return [
+    u.scope,
+    u.category,
+    u.detail_category,
+    `${u.scope}/${u.category}/${u.detail_category}/${u.frequency}`,
+  ];
 }
 
 /**
@@ -290,17 +301,13 @@ function taxonomyFilter(
   const units = taxonomyDocument(defaultRegistry()).units;
   const names = [...new Set(units.flatMap(unitNames))];
   const lower = name.toLowerCase();
-  requireKnownNames(
-    names.some((n) => n.toLowerCase() === lower) ? [] : [name],
-    names,
-    {
-      flag: 'name',
-      kind: 'scope, category, detail category or unit',
-      where: 'the taxonomy registry',
-      code: 'TAXONOMY_NAME_UNKNOWN',
-      listHint: "'asof taxonomy' lists every unit; a unit is Scope/Category/Detail category/Frequency",
-    },
-  );
+  requireKnownNames(names.some((n) => n.toLowerCase() === lower) ? [] : [name], names, {
+    flag: 'name',
+    kind: 'scope, category, detail category or unit',
+    where: 'the taxonomy registry',
+    code: 'TAXONOMY_NAME_UNKNOWN',
+    listHint: "'asof taxonomy' lists every unit; a unit is Scope/Category/Detail category/Frequency",
+  });
   return (u) => unitNames(u).some((n) => n.toLowerCase() === lower);
 }
 
@@ -373,16 +380,18 @@ async function coverage(
     }
   });
   {
-    const units = rows.map((r) => ({
-      scope: String(r.scope),
-      category: String(r.category),
-      detail_category: String(r.detail_category),
-      frequency: String(r.frequency),
-      series: Number(r.series),
-      points: Number(r.points),
-      eval_series: Number(r.eval_series),
-      eval_points: Number(r.eval_points),
-    })).filter(keep);
+    const units = rows
+      .map((r) => ({
+        scope: String(r.scope),
+        category: String(r.category),
+        detail_category: String(r.detail_category),
+        frequency: String(r.frequency),
+        series: Number(r.series),
+        points: Number(r.points),
+        eval_series: Number(r.eval_series),
+        eval_points: Number(r.eval_points),
+      }))
+      .filter(keep);
     if (json)
       io.out(`${JSON.stringify({ dataset_id: manifest.dataset_id, eval_start: evalStart, units })}\n`);
     else {

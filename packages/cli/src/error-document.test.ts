@@ -6,7 +6,7 @@ describe('errorDocument', () => {
   it('splits an asof message into message, hint and usage, with the code, the exit and the context', () => {
     const err = new InputError(
       'USAGE',
-      "--limit -1: expected a whole number\n  hint: 0 lists every change\n  usage: asof diff A B",
+      '--limit -1: expected a whole number\n  hint: 0 lists every change\n  usage: asof diff A B',
       { context: { value: '-1', rows: 12n } },
     );
     expect(errorDocument(err, 2)).toEqual({

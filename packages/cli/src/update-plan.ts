@@ -162,11 +162,7 @@ export function planUpdate(
         { context: { field: `sources.${s}.raw_dir`, value: block.raw_dir, path: rawDir } },
       );
     }
-    const files = scanRawDir(
-      rawDir,
-      KEEP[s],
-      s === 'prices' ? PRICE_RAW_SUBDIRS : [],
-    );
+    const files = scanRawDir(rawDir, KEEP[s], s === 'prices' ? PRICE_RAW_SUBDIRS : []);
     plan.raw[s] = files;
     if (canonicalJson(block) !== canonicalJson(oldBlocks[source] ?? null)) {
       plan.sources.push({ source, action: 'rerun', reason: 'its pipeline block changed' });

@@ -30,12 +30,12 @@ import {
   assertInvariants,
   assertKnownUnits,
   createStagingTables,
+  evalStartAfterDataWarning,
   loadRegistryTables,
   membershipWarnings,
   OBSERVATION_MODELS,
   runModels,
   StageSink,
-  evalStartAfterDataWarning,
   shortEvalSeriesWarning,
   UNIVERSE_MODELS,
   writeTable,
@@ -386,7 +386,7 @@ async function updateInto(
     const groups = Object.keys(seg.recomputed);
     step(
       groups.length === 0
-        ? 'segments: every one is OLD\'s'
+        ? "segments: every one is OLD's"
         : `segments recomputed where new rows fall, in ${groups.length} (frequency, detail category) group(s): ${groups.slice(0, 3).join(', ')}${groups.length > 3 ? ', …' : ''}`,
     );
     const changed = await changedPartitions(duck);

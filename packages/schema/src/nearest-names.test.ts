@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { AsofError } from './asof-error.ts';
+import type { AsofError } from './asof-error.ts';
 import { globMatcher, isGlob, nearestNames, requireKnownNames } from './nearest-names.ts';
 
 const IDS = ['syn:fred:SYNCPI', 'syn:fred:SYNGDP', 'syn:px:EQ0001:close', 'syn:px:EQ0002:close'];
-const o = { flag: '--series', kind: 'series', where: 'out/u', code: 'X_UNKNOWN', listHint: 'list them', globs: true };
+const o = {
+  flag: '--series',
+  kind: 'series',
+  where: 'out/u',
+  code: 'X_UNKNOWN',
+  listHint: 'list them',
+  globs: true,
+};
 
 function refusal(values: string[], names = IDS, opts = o): AsofError {
   try {
@@ -40,11 +47,16 @@ describe('requireKnownNames', () => {
     expect(e.message).toBe(
       '--series syn:fred:SYNCPl: no such series in out/u; did you mean syn:fred:SYNCPI, syn:fred:SYNGDP, syn:px:EQ0001:close?\n  hint: list them',
     );
-    expect(e.context).toMatchObject({ value: 'syn:fred:SYNCPl', nearest: nearestNames('syn:fred:SYNCPl', IDS) });
+    expect(e.context).toMatchObject({
+      value: 'syn:fred:SYNCPl',
+      nearest: nearestNames('syn:fred:SYNCPl', IDS),
+    });
   });
 
   it('says a pattern matches nothing, and takes patterns literally when globs are not accepted', () => {
-    expect(refusal(['syn:px:XX*']).message).toMatch(/^--series syn:px:XX\*: the pattern matches no series in out\/u; did you mean/);
+    expect(refusal(['syn:px:XX*']).message).toMatch(
+      /^--series syn:px:XX\*: the pattern matches no series in out\/u; did you mean/,
+    );
     expect(refusal(['syn:px:*'], IDS, { ...o, globs: false }).message).toMatch(/no such series/);
   });
 

@@ -17,7 +17,12 @@ export function shownValue(value: string, max = SHOWN_VALUE_MAX): string {
       if (c === '\t') return '\\t';
       // C0, DEL, C1 and the bidirectional overrides (U+202A–U+202E, U+2066–U+2069) would change what the
       // terminal shows.
-      if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
+      if (
+        code < 0x20 ||
+        (code >= 0x7f && code < 0xa0) ||
+        (code >= 0x202a && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069)
+      )
         return `\\u{${code.toString(16)}}`;
       return c;
     })

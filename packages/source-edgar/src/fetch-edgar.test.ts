@@ -169,7 +169,9 @@ describe('fetchEdgar (live path, undici MockAgent, no network)', () => {
     expect(sink.warnings.map((w) => [w.code, w.message])).toEqual([
       [
         'EDGAR_COMPANY_SKIPPED',
-        expect.stringMatching(/^EDGAR SYNA \(CIK 9990000001, Synthetic Company A Inc\.\) skipped: no companyfacts \(HTTP 404\)/),
+        expect.stringMatching(
+          /^EDGAR SYNA \(CIK 9990000001, Synthetic Company A Inc\.\) skipped: no companyfacts \(HTTP 404\)/,
+        ),
       ],
     ]);
   });

@@ -63,7 +63,8 @@ export async function requireFilterNames(
         kind: 'series',
         where: manifestPath,
         code: 'SPLIT_SERIES_UNKNOWN',
-        listHint: "list series with 'asof series --data <universe folder> --search TEXT'; globs as 'syn:fred:*'",
+        listHint:
+          "list series with 'asof series --data <universe folder> --search TEXT'; globs as 'syn:fred:*'",
         globs: true,
       },
     );
