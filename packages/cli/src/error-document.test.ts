@@ -26,6 +26,16 @@ describe('errorDocument', () => {
     expect(doc).toEqual({ error: { code: 'X', message: 'first second part', exit: 1 } });
   });
 
+  it('leaves out a context that cannot be written as JSON, instead of failing again', () => {
+    const cycle: Record<string, unknown> = { file: 'a.csv' };
+    cycle.self = cycle;
+    expect(errorDocument(new AsofError('X', 'bad', { context: cycle }), 1).error).toEqual({
+      code: 'X',
+      message: 'bad',
+      exit: 1,
+    });
+  });
+
   it('an unexpected error is UNEXPECTED_FAILURE with its message', () => {
     expect(errorDocument(new TypeError('boom'), 1).error).toEqual({
       code: 'UNEXPECTED_FAILURE',

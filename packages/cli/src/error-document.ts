@@ -25,11 +25,17 @@ export function wantsJson(args: string[]): boolean {
 
 /** Context values made safe for JSON and short: bigints as text, long or control-laden strings shown. */
 function plainContext(context: Record<string, unknown>): Record<string, unknown> | undefined {
-  const text = JSON.stringify(context, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return v.toString();
-    if (typeof v === 'string') return shownValue(v, 500);
-    return v;
-  });
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(context, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return v.toString();
+      if (typeof v === 'string') return shownValue(v, 500);
+      return v;
+    });
+  } catch {
+    // A context that cannot be written as JSON (a cycle) is left out, never a second failure.
+    return undefined;
+  }
   const plain = JSON.parse(text ?? '{}') as Record<string, unknown>;
   return Object.keys(plain).length > 0 ? plain : undefined;
 }
