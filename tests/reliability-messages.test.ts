@@ -287,6 +287,11 @@ describe('unknown names are errors with the nearest names, before any work (issu
     const line = oneErrorLine(r.stderr, 'show');
     expect(line.split('\n')[0]).toMatch(/series a\\nbA+… \(100,003 characters\)/);
     expect(r.stderr.length).toBeLessThan(2_000);
+    // Wherever a value is echoed, no escape sequence reaches the terminal: a --data folder named with one.
+    const esc = await run('series', '--data', 'out/\u001b[2Jgone');
+    expect(esc.code).toBe(2);
+    expect(esc.stderr).not.toContain('\u001b');
+    expect(oneErrorLine(esc.stderr, 'series')).toContain('out/\\u{1b}[2Jgone');
   });
 });
 

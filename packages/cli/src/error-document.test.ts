@@ -1,6 +1,6 @@
 import { AsofError, InputError } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
-import { errorDocument, wantsJson } from './error-document.ts';
+import { errorDocument, safeErrorText, wantsJson } from './error-document.ts';
 
 describe('errorDocument', () => {
   it('splits an asof message into message, hint and usage, with the code, the exit and the context', () => {
@@ -50,5 +50,22 @@ describe('wantsJson', () => {
     expect(wantsJson(['--out', 'x', '--json'])).toBe(true);
     expect(wantsJson(['--out', 'x'])).toBe(false);
     expect(wantsJson(['--', '--json'])).toBe(false);
+  });
+});
+
+describe('safeErrorText', () => {
+  it('escapes control characters and bidi overrides but keeps the newlines between message and hint', () => {
+    expect(safeErrorText('--data a\u001b[2Jb: no such folder\n  hint: x')).toBe(
+      '--data a\\u{1b}[2Jb: no such folder\n  hint: x',
+    );
+    // A tab is only a wide space: kept.
+    expect(safeErrorText('x\u202ey\tz')).toBe('x\\u{202e}y\tz');
+  });
+
+  it('cuts a line longer than 2,000 characters, saying how long it was', () => {
+    const out = safeErrorText(`id ${'A'.repeat(5_000)}\n  hint: h`);
+    expect(out.split('\n')[0]).toMatch(/^id A+… \(5,003 characters\)$/);
+    expect(out.split('\n')[0].length).toBeLessThan(2_100);
+    expect(out.split('\n')[1]).toBe('  hint: h');
   });
 });

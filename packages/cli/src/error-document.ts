@@ -65,3 +65,27 @@ export function errorDocument(err: unknown, exit: number): ErrorDocument {
     },
   };
 }
+
+/** Longest error line printed whole; a longer one (a pasted file, a 100 KB value) is cut, saying its length. */
+const ERROR_LINE_MAX = 2_000;
+
+/**
+ * An error's text as printed: whatever echoed a user's value unescaped, no control character or bidi override
+ * reaches the terminal (a newline stays: it separates the `hint:` lines), and no line runs past
+ * ERROR_LINE_MAX characters.
+ */
+export function safeErrorText(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const clean = line.replace(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it escapes
+        /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+        (c) => `\\u{${(c.codePointAt(0) as number).toString(16)}}`,
+      );
+      return clean.length > ERROR_LINE_MAX
+        ? `${clean.slice(0, ERROR_LINE_MAX)}… (${clean.length.toLocaleString('en-US')} characters)`
+        : clean;
+    })
+    .join('\n');
+}

@@ -2,7 +2,7 @@ import { Duck } from '@asof/duck';
 import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
 import { AsofError, InputError, shownValue } from '@asof/schema';
 import type { Io } from './commands.ts';
-import { errorDocument, wantsJson } from './error-document.ts';
+import { errorDocument, safeErrorText, wantsJson } from './error-document.ts';
 
 type Command = (args: string[], io: Io) => Promise<number>;
 
@@ -104,7 +104,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   // With --json, an error is also one JSON object on stdout, where the result would have been: a script
   // reads stdout either way, and a person still reads the line on stderr (docs/decisions/0063).
   const fail = (err: unknown, exit: number, line: string): number => {
-    io.err(line);
+    io.err(safeErrorText(line));
     if (json) io.out(`${JSON.stringify(errorDocument(err, exit))}\n`);
     return exit;
   };
