@@ -83,7 +83,7 @@ describe('pipelines that would build nothing', () => {
       },
     };
     expect(await refused('weekend', 'build', pipeline(weekend))).toBe(
-      'asof build: pipeline weekend: the sources produced 0 series with observations (embedded: 10 series, 0 observations); nothing to build. Check the date ranges, that each raw_dir holds data files, and the skipped-file warnings',
+      'asof build: pipeline weekend: the sources produced 0 series with observations (embedded: 10 series, 0 observations); nothing to build. Check the date ranges and that each raw_dir holds data files',
     );
     // An ingest of a folder with no price file at all.
     const dir = rawDir({ 'notes.txt': 'Ticker,Name\nABC,Abc Corp\n' });

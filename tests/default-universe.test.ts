@@ -27,9 +27,9 @@ afterAll(() => {
   removeOutput(fintsb.abs);
 });
 
-/** The manifest without the fields that name the commit, which dataset_id also ignores. */
+/** The manifest without the fields that name the commit and the pipeline's path, which dataset_id also ignores. */
 function comparable(m: Manifest): string {
-  const { git_commit: _c, git_dirty: _d, ...createdBy } = m.created_by;
+  const { git_commit: _c, git_dirty: _d, pipeline_file: _p, ...createdBy } = m.created_by;
   return canonicalJson({ ...m, created_by: createdBy });
 }
 

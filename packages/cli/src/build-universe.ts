@@ -19,6 +19,7 @@ import {
   assertInvariants,
   assertKnownUnits,
   createStagingTables,
+  evalStartAfterDataWarning,
   loadRegistryTables,
   membershipWarnings,
   runModels,
@@ -52,6 +53,12 @@ export interface BuildOptions {
   inputs?: string[];
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
+  /**
+   * The pipeline file (absolute), recorded as created_by.pipeline_file: `asof update` without a pipeline
+   * resolves OLD's relative paths against its folder, as the build did. Absolute, so that a rebuild into
+   * another --out writes the same manifest bytes; outside dataset_id, as the git fields are.
+   */
+  pipelineFile?: string;
 }
 
 export interface BuildResult {
@@ -172,6 +179,8 @@ async function buildInto(
     await duck.run('DROP TABLE stg_observations');
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) sink.addWarning(short);
+    const late = await evalStartAfterDataWarning(duck, config.eval_start);
+    if (late !== null) sink.addWarning(late);
     for (const w of await membershipWarnings(duck, sink.warnings)) sink.addWarning(w);
     for (const w of await vendorRestatementWarnings(duck, sink.inputs)) sink.addWarning(w);
     step('models built, invariants hold');
@@ -197,6 +206,7 @@ async function buildInto(
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
       git: options.git,
+      pipelineFile: options.pipelineFile,
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
@@ -225,6 +235,8 @@ export async function universeManifest(
     parentDatasetId: string | null;
     /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
     git?: Promise<GitState>;
+    /** created_by.pipeline_file (absolute); left out when the pipeline came from no file. */
+    pipelineFile?: string;
   },
 ): Promise<Manifest> {
   const accounting = settleAccounting(m.accounting);
@@ -244,6 +256,7 @@ export async function universeManifest(
       duckdb_version: await duck.version(),
       git_commit: git.commit,
       git_dirty: git.dirty,
+      ...(m.pipelineFile === undefined ? {} : { pipeline_file: m.pipelineFile }),
     },
     config: m.config as unknown as Record<string, unknown>,
     config_sha256: sha256Hex(canonicalJson(m.config)),

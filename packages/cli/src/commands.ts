@@ -3,8 +3,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import { Duck, listValue } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
-import { type IngestAccounting, InputError, type Manifest } from '@asof/schema';
-import { defaultRegistry, nearestNames, taxonomyDocument } from '@asof/taxonomy';
+import {
+  type IngestAccounting,
+  InputError,
+  type Manifest,
+  requireKnownNames,
+  shownValue,
+} from '@asof/schema';
+import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
 import { modelPath } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
@@ -41,6 +47,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
     cwd: dirname(pipelinePath),
     cacheRoot: io.cwd,
     inputs: [pipelinePath],
+    pipelineFile: pipelinePath,
     log: (line) => io.err(`asof build: ${line}\n`),
   });
   if (values.json) {
@@ -160,18 +167,20 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
         { file: verified.readPaths('series')[0], id: seriesId },
       );
       if (meta.length === 0) {
-        const ids = await duck.all<{ series_id: string }>('SELECT series_id FROM read_parquet($file)', {
-          file: verified.readPaths('series')[0],
-        });
-        const near = nearestNames(
-          seriesId,
-          ids.map((r) => r.series_id),
-          3,
+        const ids = await duck.all<{ series_id: string }>(
+          'SELECT series_id FROM read_parquet($file) ORDER BY series_id',
+          { file: verified.readPaths('series')[0] },
         );
-        throw new InputError(
-          'UNKNOWN_SERIES',
-          `series ${seriesId} is not in ${values.data}; did you mean ${near.join(', ')}? (list series with 'asof series --data ${values.data} --search TEXT')`,
-          { context: { value: seriesId, nearest: near } },
+        requireKnownNames(
+          [seriesId],
+          ids.map((r) => r.series_id),
+          {
+            flag: 'series',
+            kind: 'series',
+            where: String(values.data),
+            code: 'UNKNOWN_SERIES',
+            listHint: `list series with 'asof series --data ${values.data} --search TEXT'`,
+          },
         );
       }
       const found = await duck.all<Record<string, unknown>>(
@@ -252,6 +261,15 @@ export function requireUniverse(manifest: Manifest, path: string, command: strin
       { context: { file: path, value: manifest.kind } },
     );
   }
+  // A universe manifest that lists no series file (hand-edited, or re-hashed after a file was dropped) is
+  // refused by name, before a reader is handed nothing to read (audit 3.27).
+  if (!manifest.outputs.some((o) => o.table === 'series')) {
+    throw new InputError(
+      'UNIVERSE_NO_SERIES_FILE',
+      `${path}: lists no series file (series.parquet), expected 1; ${command} reads a universe's series table\n  hint: rebuild the universe with 'asof build', or restore its manifest.json`,
+      { context: { file: path, field: 'outputs', value: 'series' } },
+    );
+  }
 }
 
 /** --as-of takes a date (end of that day UTC is NOT assumed: a bare date means 00:00 UTC) or an instant. */
@@ -260,22 +278,61 @@ function parseAsOf(text: string): number {
   return isoToMicros(text, '--as-of');
 }
 
-export const TAXONOMY_USAGE = 'asof taxonomy [--json] [--coverage <manifest.json>]';
+export const TAXONOMY_USAGE = 'asof taxonomy [NAME] [--json] [--coverage <manifest.json>]';
+
+/** A unit's names that `asof taxonomy NAME` looks for (case-insensitively), and its S/C/D/F path. */
+function unitNames(u: { scope: string; category: string; detail_category: string; frequency: string }) {
+  return [
+    u.scope,
+    u.category,
+    u.detail_category,
+    `${u.scope}/${u.category}/${u.detail_category}/${u.frequency}`,
+  ];
+}
+
+/**
+ * The filter of `asof taxonomy NAME`: units whose scope, category, detail category or full S/C/D/F path is
+ * NAME (any case). A name the registry does not have is refused with the nearest names before any work.
+ */
+function taxonomyFilter(
+  name: string | undefined,
+): (u: { scope: string; category: string; detail_category: string; frequency: string }) => boolean {
+  if (name === undefined) return () => true;
+  const units = taxonomyDocument(defaultRegistry()).units;
+  const names = [...new Set(units.flatMap(unitNames))];
+  const lower = name.toLowerCase();
+  requireKnownNames(names.some((n) => n.toLowerCase() === lower) ? [] : [name], names, {
+    flag: 'name',
+    kind: 'scope, category, detail category or unit',
+    where: 'the taxonomy registry',
+    code: 'TAXONOMY_NAME_UNKNOWN',
+    listHint: "'asof taxonomy' lists every unit; a unit is Scope/Category/Detail category/Frequency",
+  });
+  return (u) => unitNames(u).some((n) => n.toLowerCase() === lower);
+}
+
 export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseCommandArgs(
+  const { values, positionals } = parseCommandArgs(
     args,
     { json: { type: 'boolean' }, coverage: { type: 'string' } },
     TAXONOMY_USAGE,
   );
   if (values.help) {
     io.out(
-      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nWith --coverage, the FinVerse Table 4 view of a built universe: series, points and evaluation points per unit.\n`,
+      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nNAME keeps the units of one scope, category, detail category or unit (any case), e.g. 'asof taxonomy Inflation'.\nWith --coverage, the FinVerse Table 4 view of a built universe: series, points and evaluation points per unit.\n`,
     );
     return 0;
   }
+  if (positionals.length > 1)
+    throw new InputError(
+      'USAGE',
+      `expected at most one NAME, got ${positionals.length}: ${positionals.map((p) => shownValue(p)).join(' ')}\n  usage: ${TAXONOMY_USAGE}`,
+    );
+  const keep = taxonomyFilter(positionals[0]);
   if (typeof values.coverage === 'string')
-    return coverage(resolve(io.cwd, values.coverage), Boolean(values.json), io);
-  const doc = taxonomyDocument(defaultRegistry());
+    return coverage(resolve(io.cwd, values.coverage), Boolean(values.json), io, keep);
+  const full = taxonomyDocument(defaultRegistry());
+  const doc = positionals[0] === undefined ? full : { ...full, units: full.units.filter(keep) };
   if (values.json) {
     io.out(`${JSON.stringify(doc)}\n`);
     nextHint(io, 'asof taxonomy --coverage out/default/manifest.json');
@@ -298,7 +355,12 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
   return 0;
 }
 
-async function coverage(manifestPath: string, json: boolean, io: Io): Promise<number> {
+async function coverage(
+  manifestPath: string,
+  json: boolean,
+  io: Io,
+  keep: (u: { scope: string; category: string; detail_category: string; frequency: string }) => boolean,
+): Promise<number> {
   const { manifest, rows, evalStart } = await withVerifiedManifest(manifestPath, async (verified) => {
     requireUniverse(verified.manifest, manifestPath, 'asof taxonomy --coverage');
     const evalStart = (verified.manifest.config as { eval_start?: string }).eval_start ?? '2020-01-01';
@@ -318,16 +380,18 @@ async function coverage(manifestPath: string, json: boolean, io: Io): Promise<nu
     }
   });
   {
-    const units = rows.map((r) => ({
-      scope: String(r.scope),
-      category: String(r.category),
-      detail_category: String(r.detail_category),
-      frequency: String(r.frequency),
-      series: Number(r.series),
-      points: Number(r.points),
-      eval_series: Number(r.eval_series),
-      eval_points: Number(r.eval_points),
-    }));
+    const units = rows
+      .map((r) => ({
+        scope: String(r.scope),
+        category: String(r.category),
+        detail_category: String(r.detail_category),
+        frequency: String(r.frequency),
+        series: Number(r.series),
+        points: Number(r.points),
+        eval_series: Number(r.eval_series),
+        eval_points: Number(r.eval_points),
+      }))
+      .filter(keep);
     if (json)
       io.out(`${JSON.stringify({ dataset_id: manifest.dataset_id, eval_start: evalStart, units })}\n`);
     else {

@@ -1,7 +1,8 @@
 import { Duck } from '@asof/duck';
 import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
-import { AsofError, startCommandClock } from '@asof/schema';
+import { AsofError, InputError, shownValue, startCommandClock } from '@asof/schema';
 import type { Io } from './commands.ts';
+import { errorDocument, safeErrorText, wantsJson } from './error-document.ts';
 
 type Command = (args: string[], io: Io) => Promise<number>;
 
@@ -92,13 +93,26 @@ export async function runCli(argv: string[], io: Io, startedAt: number = perform
     io.out(await usageText());
     return name ? 0 : 2;
   }
+  const json = wantsJson(rest);
   const load = COMMANDS[name];
   if (!load) {
-    io.err(
-      `asof: unknown command '${name}'\n  hint: one of ${Object.keys(COMMANDS).join(', ')}; see asof --help\n`,
+    const { nearestNames } = await import('@asof/taxonomy');
+    const error = new InputError(
+      'UNKNOWN_COMMAND',
+      `unknown command '${shownValue(name)}'; did you mean ${nearestNames(name, Object.keys(COMMANDS), 1)[0]}?\n  hint: one of ${Object.keys(COMMANDS).join(', ')}; see asof --help`,
+      { context: { value: name } },
     );
+    io.err(`asof: ${error.message}\n`);
+    if (json) io.out(`${JSON.stringify(errorDocument(error, 2))}\n`);
     return 2;
   }
+  // With --json, an error is also one JSON object on stdout, where the result would have been: a script
+  // reads stdout either way, and a person still reads the line on stderr (docs/decisions/0063).
+  const fail = (err: unknown, exit: number, line: string): number => {
+    io.err(safeErrorText(line));
+    if (json) io.out(`${JSON.stringify(errorDocument(err, exit))}\n`);
+    return exit;
+  };
   try {
     // Whatever a killed asof process left (temp folders, DuckDB files, locks) goes first, whatever the command;
     // a registry entry naming anything else is dropped with a warning (issue 52).
@@ -106,12 +120,8 @@ export async function runCli(argv: string[], io: Io, startedAt: number = perform
     const command = await load();
     return await command(rest, io);
   } catch (err) {
-    if (err instanceof AsofError) {
-      io.err(`asof ${name}: ${err.message}\n`);
-      return err.exitCode;
-    }
-    io.err(`asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
-    return 1;
+    if (err instanceof AsofError) return fail(err, err.exitCode, `asof ${name}: ${err.message}\n`);
+    return fail(err, 1, `asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Duck } from '@asof/duck';
 import { createHttpClient } from '@asof/http';
-import { AsofError, type AtomicSink, InputError, type PipelineConfig } from '@asof/schema';
+import { AsofError, type AtomicSink, InputError, type PipelineConfig, shownValue } from '@asof/schema';
 import {
   ingestEdgarLive,
   ingestEdgarRawDir,
@@ -209,7 +209,7 @@ export async function runSources(
     counted.generated(s.series);
     report.generatedRows += s.rows;
   }
-  if (!options.allowEmpty) counted.checkNotEmpty(config.name);
+  if (!options.allowEmpty) counted.checkNotEmpty(config.name, report.skipped);
   return report;
 }
 
@@ -225,6 +225,9 @@ function checkLiveCredentials(config: PipelineConfig): void {
   if (fredLive && !(fred.offline && (process.env.ASOF_FRED_API_KEY ?? '') === '')) resolveFredApiKey();
 }
 
+/** Warning codes that say an input was left out (a file, a company, a series): what an empty build shows. */
+const DROPPED_INPUT = /SKIPPED|IGNORED|FAILED|UNKNOWN|UNMAPPED|NO_VINTAGE|REFUSED|MISSING/;
+
 /**
  * Wraps the build's sink to count what each source adds: a pipeline whose sources ran but produced no
  * series with observations (an empty raw directory, a date range without a trading day) is an error
@@ -236,6 +239,9 @@ function countingSink(inner: AtomicSink) {
   let generated = 0;
   let lastId: string | undefined;
   const observed = new Set<string>();
+  // The sources' warnings (a skipped file, a company without data): an empty build shows them, since it
+  // fails before the manifest that would have listed them.
+  const warnings: { code: string; message: string }[] = [];
   const note = (id: string) => {
     // Sources emit a series' rows together, so the set is touched once per series, not per row.
     if (id === lastId) return;
@@ -264,7 +270,10 @@ function countingSink(inner: AtomicSink) {
     addCorporateAction: (a) => inner.addCorporateAction(a),
     addMembership: (m) => inner.addMembership(m),
     addInput: (i) => inner.addInput(i),
-    addWarning: (w) => inner.addWarning(w),
+    addWarning: (w) => {
+      warnings.push(w);
+      inner.addWarning(w);
+    },
     addAccounting: (a) => inner.addAccounting(a),
   };
   return {
@@ -277,18 +286,29 @@ function countingSink(inner: AtomicSink) {
     generated(series: number) {
       generated += series;
     },
-    checkNotEmpty(pipeline: string) {
+    checkNotEmpty(pipeline: string, skipped: readonly { source: string; id: string; reason: string }[]) {
       if (observed.size + generated > 0) return;
       const ran = [...counts].filter(([, c]) => c.series > 0 || c.observations > 0);
       const detail =
         ran.length === 0
           ? 'no source emitted a series'
           : ran.map(([name, c]) => `${name}: ${c.series} series, ${c.observations} observations`).join('; ');
+      // What the sources skipped and why, shown here (never "see the warnings" with none in sight).
+      const said = [
+        ...warnings.filter((w) => DROPPED_INPUT.test(w.code)).map((w) => `${w.code}: ${w.message}`),
+        ...skipped
+          .filter((k) => !warnings.some((w) => w.message.includes(k.id)))
+          .map((k) => `${k.source} ${k.id} skipped: ${k.reason}`),
+      ];
+      const shownSaid = said.slice(0, 3).map((m) => shownValue(m, 300));
+      const why =
+        said.length === 0
+          ? 'Check the date ranges and that each raw_dir holds data files'
+          : `The sources said: ${shownSaid.join('; ')}${said.length > 3 ? `; … (${said.length - 3} more)` : ''}`;
       throw new InputError(
         'NO_SERIES',
-        `pipeline ${pipeline}: the sources produced 0 series with observations (${detail}); nothing to build. ` +
-          'Check the date ranges, that each raw_dir holds data files, and the skipped-file warnings',
-        { context: { pipeline, counts: Object.fromEntries(counts) } },
+        `pipeline ${pipeline}: the sources produced 0 series with observations (${detail}); nothing to build. ${why}`,
+        { context: { pipeline, counts: Object.fromEntries(counts), warnings: said } },
       );
     },
   };

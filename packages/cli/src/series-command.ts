@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { periodLabel } from '@asof/calendar';
 import { Duck } from '@asof/duck';
 import { withVerifiedManifest } from '@asof/manifest';
-import { FREQUENCIES, InputError } from '@asof/schema';
+import { FREQUENCIES, InputError, requireKnownNames } from '@asof/schema';
 import { modelPath } from '@asof/transform';
 import { type Io, requireUniverse, universeManifestOf } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -39,6 +39,39 @@ export interface SeriesRow {
   n_obs: number;
   n_revisions: number;
   eval_target: boolean;
+}
+
+/**
+ * A --unit or --source the universe does not have is a typo, not "0 series": refused with the nearest names
+ * before the listing.
+ */
+async function requireUnitAndSource(
+  duck: Duck,
+  seriesFile: string,
+  values: Record<string, unknown>,
+  data: string,
+): Promise<void> {
+  for (const [flag, column, kind, hint] of [
+    [
+      'unit',
+      `scope || '/' || category || '/' || detail_category || '/' || frequency`,
+      'taxonomy unit',
+      `a unit is Scope/Category/Detail category/Frequency; list them with 'asof taxonomy --coverage ${data}/manifest.json'`,
+    ],
+    ['source', 'source', 'source', `list series with 'asof series --data ${data}'`],
+  ] as const) {
+    const value = values[flag];
+    if (typeof value !== 'string') continue;
+    const names = await duck.all<{ n: string }>(
+      `SELECT DISTINCT ${column} AS n FROM read_parquet($file) ORDER BY n`,
+      { file: seriesFile },
+    );
+    requireKnownNames(
+      [value],
+      names.map((r) => r.n),
+      { flag: `--${flag}`, kind, where: data, code: `SERIES_${flag.toUpperCase()}_UNKNOWN`, listHint: hint },
+    );
+  }
 }
 
 /** `asof series`: find series in a built universe. */
@@ -77,6 +110,7 @@ export async function seriesCommand(args: string[], io: Io): Promise<number> {
     requireUniverse(verified.manifest, manifestPath, 'asof series');
     const duck = await Duck.open({ threads: 2 });
     try {
+      await requireUnitAndSource(duck, verified.readPaths('series')[0], values, values.data as string);
       return await duck.all<Record<string, unknown>>(
         `SELECT * REPLACE (epoch_us(first_timestamp) AS first_timestamp, epoch_us(last_timestamp) AS last_timestamp)
          FROM (${readFileSync(modelPath('series_catalog'), 'utf8').replace(/;\s*$/, '')})`,

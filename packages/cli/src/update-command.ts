@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
@@ -29,14 +30,31 @@ function renderSteps(steps: UpdateStep[]): string {
   return lines.join('\n');
 }
 
-function render(io: Io, r: UpdateResult): string {
+function render(io: Io, r: UpdateResult, outDir: string): string {
   const head =
     r.status === 'up-to-date'
       ? `up to date: ${r.reason}; nothing written\n`
-      : `${r.status === 'rebuilt' ? `rebuilt in full (${r.reason})` : 'updated'}: ${shown(io, dirname(r.manifestPath))} from parent ${r.parentDatasetId.slice(0, 12)}\n${renderSteps(r.steps)}\n${r.linked.length > 0 ? `  linked from the parent (same bytes): ${r.linked.join(', ')}\n` : ''}`;
+      : `${r.status === 'rebuilt' ? `rebuilt in full (${r.reason})` : 'updated'}: ${shown(io, outDir)} from parent ${r.parentDatasetId.slice(0, 12)}\n${renderSteps(r.steps)}\n${r.linked.length > 0 ? `  linked from the parent (same bytes): ${r.linked.join(', ')}\n` : ''}`;
   return r.status === 'up-to-date'
     ? head
     : `${head}\n${renderSummary(r.manifest, r.manifestPath, r.seconds)}`;
+}
+
+/**
+ * The pipeline file OLD was built from (created_by.pipeline_file), when OLD records one and its folder is
+ * there; undefined otherwise (an older manifest, another machine): the update then resolves against the
+ * working directory and names the raw folder it could not find.
+ */
+function recordedPipelineFile(oldManifest: string): string | undefined {
+  try {
+    const m = JSON.parse(readFileSync(oldManifest, 'utf8')) as { created_by?: { pipeline_file?: unknown } };
+    const rel = m.created_by?.pipeline_file;
+    if (typeof rel !== 'string' || rel === '') return undefined;
+    const path = resolve(dirname(oldManifest), rel);
+    return statSync(dirname(path)).isDirectory() ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function updateCommand(args: string[], io: Io): Promise<number> {
@@ -52,7 +70,7 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.out(
-      `${UPDATE_USAGE}\n\nBrings a universe up to date with its raw inputs: what did not change is taken from OLD (the same bytes),\nwhat is new is read, and the result is byte-identical to 'asof build' over the same inputs, with\nparent_dataset_id naming OLD. Without pipeline.json OLD's pipeline is used (its paths relative to the\nworking directory). NEW is a folder of its own: OLD is an input (its files are read and linked), so it\nis never replaced. --offline serves live sources from the response cache. Nothing new: nothing is written.\n`,
+      `${UPDATE_USAGE}\n\nBrings a universe up to date with its raw inputs: what did not change is taken from OLD (the same bytes),\nwhat is new is read, and the result is byte-identical to 'asof build' over the same inputs, with\nparent_dataset_id naming OLD. Without pipeline.json OLD's pipeline is used, its relative paths against\nthe folder of the pipeline file OLD was built from (as 'asof build' resolved them). NEW is a folder of its own: OLD is an input (its files are read and linked), so it\nis never replaced. --offline serves live sources from the response cache. Nothing new: nothing is written.\n`,
     );
     return 0;
   }
@@ -62,16 +80,25 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
       `expected --manifest OLD/manifest.json, --out NEW and at most one pipeline file\n  usage: ${UPDATE_USAGE}`,
     );
   const oldManifest = resolve(io.cwd, values.manifest);
-  const pipelinePath = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
-  const config = pipelinePath === undefined ? undefined : loadPipeline(pipelinePath);
+  const given = positionals[0] === undefined ? undefined : resolve(io.cwd, positionals[0]);
+  const config = given === undefined ? undefined : loadPipeline(given);
+  // Without a pipeline, OLD's config is used and its relative paths resolve as the build resolved them:
+  // against the folder of the pipeline file OLD records (created_by.pipeline_file), when that folder is there.
+  const recorded = given === undefined ? recordedPipelineFile(oldManifest) : undefined;
+  const pipelinePath = given ?? recorded;
   const outDir = resolve(io.cwd, values.out);
   const result = await updateUniverse({
     oldManifest,
     config,
+    pipelineFile: pipelinePath,
+    pathsFrom:
+      pipelinePath === undefined
+        ? `the working directory ${io.cwd}: ${values.manifest} records no pipeline file`
+        : `the folder of ${shown(io, pipelinePath)}`,
     outDir,
     cwd: pipelinePath === undefined ? io.cwd : dirname(pipelinePath),
     cacheRoot: io.cwd,
-    inputs: pipelinePath === undefined ? [] : [pipelinePath],
+    inputs: given === undefined ? [] : [given],
     offline: values.offline === true,
     log: (line) => io.err(`asof update: ${line}\n`),
   });
@@ -80,7 +107,7 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
       `${JSON.stringify({
         status: result.status,
         reason: result.reason,
-        manifest: result.manifestPath,
+        manifest: result.status === 'up-to-date' ? oldManifest : join(outDir, 'manifest.json'),
         dataset_id: result.manifest.dataset_id,
         parent_dataset_id: result.parentDatasetId,
         seconds: result.seconds,
@@ -90,12 +117,13 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
         warnings: result.status === 'up-to-date' ? undefined : result.manifest.warnings,
       })}\n`,
     );
-  } else io.out(render(io, result));
+  } else io.out(render(io, result, outDir));
+  // The folders the user named, never the generation folder behind them (deleted at the next rebuild).
   nextHint(
     io,
     result.status === 'up-to-date'
-      ? `asof series --data ${shown(io, dirname(result.manifestPath))}`
-      : `asof diff ${shown(io, oldManifest)} ${join(shown(io, dirname(result.manifestPath)), 'manifest.json')}`,
+      ? `asof series --data ${shown(io, dirname(oldManifest))}`
+      : `asof diff ${shown(io, oldManifest)} ${join(shown(io, outDir), 'manifest.json')}`,
   );
   return 0;
 }

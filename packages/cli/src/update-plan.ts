@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { canonicalJson } from '@asof/manifest';
-import type { Manifest, PipelineConfig } from '@asof/schema';
+import { InputError, type Manifest, type PipelineConfig, shownValue } from '@asof/schema';
 import { PRICE_RAW_SUBDIRS } from '@asof/source-prices';
 import type { Registry } from '@asof/taxonomy';
 
@@ -37,6 +37,14 @@ const SOURCES = ['edgar', 'fred', 'prices'] as const;
 
 /** The input label of an index membership file (ingestMembershipCsv). */
 export const MEMBERSHIP_INPUT = 'prices:membership';
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function hashFile(path: string): string | null {
   try {
@@ -106,7 +114,14 @@ function rawOnly(block: Record<string, unknown> | undefined): boolean {
 export function planUpdate(
   old: Manifest,
   config: PipelineConfig,
-  context: { cwd: string; registry: Registry; asofVersion: string; duckdbVersion: string },
+  context: {
+    cwd: string;
+    registry: Registry;
+    asofVersion: string;
+    duckdbVersion: string;
+    /** What `cwd` is, for a message (`the folder of t1/pipeline.json`); default the folder itself. */
+    pathsFrom?: string;
+  },
 ): UpdatePlan {
   const plan: UpdatePlan = { fullRebuild: null, sources: [], raw: {}, changes: [] };
   const oldConfig = old.config as unknown as PipelineConfig;
@@ -138,11 +153,16 @@ export function planUpdate(
       continue;
     }
     const s = source as (typeof SOURCES)[number];
-    const files = scanRawDir(
-      resolve(context.cwd, block.raw_dir as string),
-      KEEP[s],
-      s === 'prices' ? PRICE_RAW_SUBDIRS : [],
-    );
+    const rawDir = resolve(context.cwd, block.raw_dir as string);
+    if (!isFolder(rawDir)) {
+      // Checked before any work: a missing folder is the pipeline's (or the working directory's) doing.
+      throw new InputError(
+        'UPDATE_RAW_DIR_NOT_FOUND',
+        `sources.${s}.raw_dir "${shownValue(block.raw_dir as string)}": no folder at ${rawDir} (relative paths resolve against ${context.pathsFrom ?? context.cwd})\n  hint: run from the folder the paths are relative to, or pass the pipeline file: asof update --manifest OLD/manifest.json pipeline.json --out NEW`,
+        { context: { field: `sources.${s}.raw_dir`, value: block.raw_dir, path: rawDir } },
+      );
+    }
+    const files = scanRawDir(rawDir, KEEP[s], s === 'prices' ? PRICE_RAW_SUBDIRS : []);
     plan.raw[s] = files;
     if (canonicalJson(block) !== canonicalJson(oldBlocks[source] ?? null)) {
       plan.sources.push({ source, action: 'rerun', reason: 'its pipeline block changed' });

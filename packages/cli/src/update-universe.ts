@@ -31,6 +31,7 @@ import {
   assertInvariants,
   assertKnownUnits,
   createStagingTables,
+  evalStartAfterDataWarning,
   loadRegistryTables,
   membershipWarnings,
   OBSERVATION_MODELS,
@@ -56,6 +57,10 @@ export interface UpdateOptions {
   oldManifest: string;
   /** The pipeline to update with (default: OLD's, its relative paths against `cwd`). */
   config?: PipelineConfig;
+  /** The pipeline file (absolute): given, or OLD's created_by.pipeline_file; recorded in the new manifest. */
+  pipelineFile?: string;
+  /** What `cwd` is, for messages (`the folder of t1/pipeline.json`, `the working directory`). */
+  pathsFrom?: string;
   outDir: string;
   cwd?: string;
   cacheRoot?: string;
@@ -131,6 +136,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
     const duckdbVersion = await currentDuckdbVersion();
     const plan = planUpdate(old.manifest, config, {
       cwd,
+      pathsFrom: options.pathsFrom,
       registry,
       asofVersion: ASOF_VERSION,
       duckdbVersion,
@@ -161,6 +167,7 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
         registry,
         log,
         parentDatasetId: parent,
+        pipelineFile: options.pipelineFile,
       });
       return {
         status: 'rebuilt',
@@ -174,7 +181,16 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
       };
     };
     if (plan.fullRebuild !== null) return await full(plan.fullRebuild);
-    const ctx = { config, registry, cwd, cacheRoot: options.cacheRoot, plan, old, step };
+    const ctx = {
+      config,
+      registry,
+      cwd,
+      cacheRoot: options.cacheRoot,
+      plan,
+      old,
+      step,
+      pipelineFile: options.pipelineFile,
+    };
     try {
       const { value, path } = await writeOutputDir(
         options.outDir,
@@ -243,6 +259,8 @@ interface UpdateContext {
   plan: UpdatePlan;
   old: VerifiedManifest;
   step: (what: string) => void;
+  /** created_by.pipeline_file of the new universe. */
+  pipelineFile?: string;
 }
 
 /** How each source of the plan is carried out, once the price instruments are decided. */
@@ -281,10 +299,15 @@ async function updateInto(
     const sink = await StageSink.create(duck);
     const rerunSources: Record<string, unknown> = {};
     for (const s of d.rerun) rerunSources[s.source] = (config.sources as Record<string, unknown>)[s.source];
+    // The sources' log names the user's raw folder, never the temp folder the re-read files are linked into.
+    let sourceLog = step;
     if (d.reread.length > 0) {
       // The index membership files are OLD's (update-plan.ts compares them): their rows are carried over.
       const { membership: _carried, ...prices } = config.sources.prices!;
-      rerunSources.prices = { ...prices, raw_dir: linkRereadFiles(work.work, ctx, d.reread) };
+      const linked = linkRereadFiles(work.work, ctx, d.reread);
+      rerunSources.prices = { ...prices, raw_dir: linked };
+      const users = `${config.sources.prices!.raw_dir} (the files read again)`;
+      sourceLog = (line) => step(line.split(linked).join(users));
     }
     const report: SourceReport =
       Object.keys(rerunSources).length === 0
@@ -292,7 +315,7 @@ async function updateInto(
         : await runSources({ ...config, sources: rerunSources as PipelineConfig['sources'] }, sink, {
             cwd: ctx.cwd,
             cacheRoot: ctx.cacheRoot,
-            log: step,
+            log: sourceLog,
             duck,
             registry,
             allowEmpty: true,
@@ -347,6 +370,8 @@ async function updateInto(
     await assertInvariants(duck);
     const short = await shortEvalSeriesWarning(duck, config.eval_start);
     if (short !== null) warnings.push(short);
+    const late = await evalStartAfterDataWarning(duck, config.eval_start);
+    if (late !== null) warnings.push(late);
     warnings.push(...(await membershipWarnings(duck, warnings)));
     warnings.push(...(await vendorRestatementWarnings(duck, inputs)));
     step('models built, invariants hold');
@@ -358,8 +383,12 @@ async function updateInto(
       config,
       log: step,
     });
+    // A count a user can read; the positions themselves are internal (they were a JSON dump, audit 9.1).
+    const groups = Object.keys(seg.recomputed);
     step(
-      `segments recomputed from (frequency detail_category: first segment) ${JSON.stringify(seg.recomputed)}`,
+      groups.length === 0
+        ? "segments: every one is OLD's"
+        : `segments recomputed where new rows fall, in ${groups.length} (frequency, detail category) group(s): ${groups.slice(0, 3).join(', ')}${groups.length > 3 ? ', …' : ''}`,
     );
     const changed = await changedPartitions(duck);
     const written = [
@@ -380,6 +409,7 @@ async function updateInto(
       accounting,
       priceQuality,
       parentDatasetId: old.manifest.dataset_id,
+      pipelineFile: ctx.pipelineFile,
     });
     writeManifest(join(work.dir, 'manifest.json'), manifest);
     return { manifest, steps: d.steps, linked: linked.map((o) => o.path) };

@@ -1,7 +1,7 @@
 import { periodLabel } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import type { VerifiedManifest } from '@asof/manifest';
-import { InputError } from '@asof/schema';
+import { InputError, requireKnownNames } from '@asof/schema';
 import { createDiffTable } from './run-diff-model.ts';
 
 /** The kinds of row change diff_rows.sql tells apart. */
@@ -126,6 +126,24 @@ export async function diffUniverses(
   const limit = options.limit ?? 20;
   const duck = await Duck.open({ threads: options.threads ?? 2 });
   try {
+    if (globs.length > 0) {
+      // A --series that names nothing in either universe is a typo, not "no differences" (audit 9.6).
+      const ids = await duck.all<{ series_id: string }>(
+        `SELECT DISTINCT series_id FROM read_parquet([${quoteLiteral(a.readPaths('series')[0])}, ${quoteLiteral(b.readPaths('series')[0])}]) ORDER BY series_id`,
+      );
+      requireKnownNames(
+        globs,
+        ids.map((r) => r.series_id),
+        {
+          flag: '--series',
+          kind: 'series',
+          where: a.label === b.label ? a.label : `${a.label} or ${b.label}`,
+          code: 'DIFF_SERIES_UNKNOWN',
+          listHint: `list series with 'asof series --data <universe folder> --search TEXT'; globs as fred:*, px:AAPL:*`,
+          globs: true,
+        },
+      );
+    }
     const filter = seriesFilter(globs);
     for (const [side, v] of [
       ['a', a],

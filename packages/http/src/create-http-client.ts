@@ -444,8 +444,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
           url: stripped,
           attempts: maxAttempts,
           cause: new Error(scrub(describeError(last.cause))),
+          // A failure, not bad input (README: exit 2 is for input the user can correct): exit 1.
           context: { host: hostname, error_code: last.unreachable },
-          exitCode: 2,
         },
       );
     }

@@ -8,7 +8,7 @@ import { AsofError } from '@asof/schema';
  * Codes: HTTP_FAILED (retries exhausted or a non-retryable status), HTTP_NOT_FOUND (404/410, never retried),
  * HTTP_RATE_LIMITED (403 rate-threshold page or 429 with `noWait`, or still limited after every attempt),
  * HTTP_BAD_BODY (body stayed truncated/corrupt/unparseable after every attempt), HTTP_INVALID_URL,
- * HTTP_UNREACHABLE (no connection was ever made: no network, DNS failure, refused; exit 2),
+ * HTTP_UNREACHABLE (no connection was ever made: no network, DNS failure, refused; a failure, exit 1),
  * HTTP_INVALID_REQUEST (undici refused to send it, e.g. a header value with a newline; never retried; exit 2).
  */
 export class HttpError extends AsofError {
@@ -25,7 +25,7 @@ export class HttpError extends AsofError {
       status?: number;
       cause?: unknown;
       context?: Record<string, unknown>;
-      /** 2 when the user can fix it (no network, an invalid header value); default 1. */
+      /** 2 when the input is at fault (an invalid header value); default 1, network failures included. */
       exitCode?: number;
     },
   ) {

@@ -54,7 +54,7 @@ describe('a host that cannot be reached', () => {
       client.getJson(`https://api.example.org/fred/series?series_id=GDP&api_key=${KEY}`),
     );
     expect(e.code).toBe('HTTP_UNREACHABLE');
-    expect(e.exitCode).toBe(2);
+    expect(e.exitCode).toBe(1);
     expect(e.attempts).toBe(3);
     expect(e.message).toMatch(
       /^cannot reach api\.example\.org \(ENOTFOUND, 3 attempts for GET https:\/\/api\.example\.org\/fred\/series\?series_id=GDP\): no network connection/,

@@ -45,3 +45,13 @@ describe('finalizeDerivedManifest', () => {
     expect(m.dataset_id).toBe(computeDatasetId(m));
   });
 });
+
+describe('computeDatasetId', () => {
+  it('ignores where the pipeline lay (created_by.pipeline_file), as it ignores the commit, not the tool', () => {
+    const { dataset_id: _id, ...body } = parent;
+    const moved = { ...body, created_by: { ...body.created_by, pipeline_file: '../pipelines/x.json' } };
+    expect(computeDatasetId(moved)).toBe(parent.dataset_id);
+    const otherTool = { ...body, created_by: { ...body.created_by, asof_version: '0.2.0' } };
+    expect(computeDatasetId(otherTool)).not.toBe(parent.dataset_id);
+  });
+});

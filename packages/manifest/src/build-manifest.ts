@@ -6,11 +6,12 @@ export type ManifestBody = Omit<Manifest, 'dataset_id'>;
 
 /**
  * dataset_id names the data, config and tool versions, not the commit that built it: it is the sha256 of
- * the canonical body without dataset_id and without created_by.git_commit / git_dirty (SPEC §9).
+ * the canonical body without dataset_id and without created_by.git_commit / git_dirty (SPEC §9), nor
+ * created_by.pipeline_file (where the pipeline lay: the same pipeline from another folder builds the same data).
  */
 export function computeDatasetId(body: ManifestBody | Manifest): string {
   const { dataset_id: _ignored, ...rest } = body as Manifest;
-  const { git_commit: _c, git_dirty: _d, ...createdBy } = rest.created_by;
+  const { git_commit: _c, git_dirty: _d, pipeline_file: _p, ...createdBy } = rest.created_by;
   return sha256Hex(canonicalJson({ ...rest, created_by: createdBy }));
 }
 

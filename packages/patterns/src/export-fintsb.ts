@@ -166,6 +166,14 @@ async function exportInto(
   const { field, length, nDatasets, frequency, labelMode } = o;
   const parent = verified.manifest;
   const segmentsOut = verified.files('segments');
+  if (parent.kind !== 'universe') {
+    // A split, an export, a score: not something older asof wrote, but another kind (audit 3.26).
+    throw new InputError(
+      'NOT_A_UNIVERSE',
+      `${options.manifestPath}: manifest kind is '${parent.kind}'; asof export fintsb reads a universe built with 'asof build'${parent.parent_dataset_id ? ` (its parent is dataset_id ${parent.parent_dataset_id.slice(0, 12)}…)` : ''}\n  hint: pass the universe's manifest.json`,
+      { context: { file: options.manifestPath, field: 'kind', value: parent.kind } },
+    );
+  }
   if (segmentsOut.length !== 1) {
     throw new InputError(
       'NO_SEGMENTS',

@@ -1,5 +1,5 @@
 import type { Duck } from '@asof/duck';
-import { InputError } from '@asof/schema';
+import { requireKnownNames } from '@asof/schema';
 import { runReportModel } from './run-report-model.ts';
 
 export interface VintagePathRow {
@@ -20,6 +20,22 @@ export interface SeriesVintages {
   asOf: { at: number; path: { t: number; value: number }[] }[];
 }
 
+/** Refuses a `--series` id the universe's series table (in_series) does not hold, with the nearest ids. */
+export async function requireSeriesIds(duck: Duck, ids: readonly string[]): Promise<void> {
+  const all = await duck.all<{ series_id: string }>('SELECT series_id FROM in_series ORDER BY series_id');
+  requireKnownNames(
+    ids,
+    all.map((r) => r.series_id),
+    {
+      flag: '--series',
+      kind: 'series',
+      where: 'this universe',
+      code: 'REPORT_SERIES_UNKNOWN',
+      listHint: "list series with 'asof series --data <universe folder> --search TEXT'",
+    },
+  );
+}
+
 /**
  * The vintage view of one series: first-release and latest paths and the as-of path at each instant of
  * `asOf` (ISO instants; by default the 25/50/75 % points of the instants its revisions were published).
@@ -33,19 +49,7 @@ export async function aggregateVintages(
     'SELECT title, frequency FROM in_series WHERE series_id = $id',
     { id: seriesId },
   );
-  if (!meta) {
-    const near = await duck.all<{ series_id: string }>(
-      `SELECT series_id FROM in_series
-       ORDER BY contains(lower(series_id), lower($id)) DESC, jaro_winkler_similarity(series_id, $id) DESC, series_id
-       LIMIT 3`,
-      { id: seriesId },
-    );
-    throw new InputError(
-      'REPORT_SERIES_UNKNOWN',
-      `--series ${seriesId}: no such series in this universe\n  hint: nearest ids: ${near.map((n) => n.series_id).join(', ')}`,
-      { context: { field: 'series', value: seriesId } },
-    );
-  }
+  if (!meta) await requireSeriesIds(duck, [seriesId]);
   const paths = await runReportModel<VintagePathRow>(duck, 'vintage-paths', { series: seriesId });
   const instants = asOf.length
     ? asOf.map((a) => Date.parse(a))

@@ -2,7 +2,7 @@ import { Duck } from '@asof/duck';
 import { elapsedStamp, InputError } from '@asof/schema';
 import { aggregateSplit } from './aggregate-split.ts';
 import { aggregateUniverse } from './aggregate-universe.ts';
-import { aggregateVintages } from './aggregate-vintages.ts';
+import { aggregateVintages, requireSeriesIds } from './aggregate-vintages.ts';
 import { fintsbSections } from './fintsb-sections.ts';
 import { identitySection } from './identity-section.ts';
 import { openReportInputs, type ReportKind } from './open-report-inputs.ts';
@@ -60,6 +60,8 @@ export async function buildReportDocument(
         { context: { file: options.manifestPath, field: 'kind', value: inputs.kind } },
       );
     }
+    // Every --series named before any aggregation: a typo is refused at once with the nearest ids.
+    if (options.series?.length) await requireSeriesIds(duck, options.series);
     for (const a of options.asOf ?? []) {
       if (!Number.isFinite(Date.parse(a))) {
         throw new InputError('USAGE', `--as-of ${a}: expected a date (YYYY-MM-DD) or an ISO instant`, {

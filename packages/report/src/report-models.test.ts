@@ -169,7 +169,7 @@ describe('universe aggregates', () => {
     const byDefault = await aggregateVintages(duck, 'gdp', []);
     expect(byDefault.asOf.length).toBeGreaterThan(0);
     await expect(aggregateVintages(duck, 'GDP2', [])).rejects.toThrow(
-      /--series GDP2: no such series.*\n.*nearest ids: gdp/,
+      /--series GDP2: no such series in this universe; did you mean gdp\b/,
     );
   });
 });

@@ -27,5 +27,11 @@ describe('splitCommandLine', () => {
     expect(() => splitCommandLine('   ')).toThrow(/is empty; give the command/);
     expect(() => splitCommandLine('python3 m.py > log')).toThrow(/'>' is a shell operator.*sh -c/);
     expect(() => splitCommandLine('a && b')).toThrow(/'&&' is a shell operator/);
+    // One rule wherever the operator stands (audit 8.11): `a; b` as `a | b`, `$(…)` as `(…)`.
+    expect(() => splitCommandLine('python3 ok.py; touch x')).toThrow(/';' is a shell operator/);
+    expect(() => splitCommandLine('python3 ok.py|cat')).toThrow(/'\|' is a shell operator/);
+    expect(() => splitCommandLine('python3 $(touch x)')).toThrow(/'\(' is a shell operator/);
+    // Quoted or escaped, an operator character is literal.
+    expect(splitCommandLine(`python3 'a;b.py' c\\;d "e|f"`)).toEqual(['python3', 'a;b.py', 'c;d', 'e|f']);
   });
 });

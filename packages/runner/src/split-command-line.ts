@@ -1,19 +1,22 @@
 import { InputError } from '@asof/schema';
 
-const OPERATORS = new Set(['|', '||', '&', '&&', ';', '>', '>>', '<', '<<', '2>', '2>&1', '(', ')']);
+/** Characters a shell would read as an operator when unquoted: `a;b`, `a|b`, `a>f`, `$(…)` alike. */
+const OPERATOR_CHARS = '|&;<>()';
 
 /**
  * Splits `--model "CMD …"` into argv words the way a POSIX shell splits a simple command: whitespace
  * separates words, '…' is literal, "…" keeps spaces (\" \\ \$ \` escaped), a backslash outside quotes
  * escapes the next character. The command is then started without a shell (no pipes, redirections or
- * $VARIABLES), so the words are exactly what the model receives and what the run records; a shell
- * operator on its own is refused with a hint.
+ * $VARIABLES), so the words are exactly what the model receives and what the run records. An unquoted,
+ * unescaped shell operator character (`| & ; < > ( )`) is refused with a hint wherever it stands, on its
+ * own or inside a word (`a;` as `a |`: one rule, audit 8.11); quoted or escaped, it is literal.
  */
 export function splitCommandLine(text: string, flag = '--model'): string[] {
   const words: string[] = [];
   let word = '';
   let inWord = false;
   let quote: "'" | '"' | null = null;
+  let op: string | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote === "'") {
@@ -38,6 +41,8 @@ export function splitCommandLine(text: string, flag = '--model'): string[] {
       word = '';
       inWord = false;
     } else {
+      // The operator as written (`&&`, `>>`), for the message.
+      if (op === null && OPERATOR_CHARS.includes(c)) op = /^[|&;<>()]+/.exec(text.slice(i))?.[0] ?? c;
       word += c;
       inWord = true;
     }
@@ -58,8 +63,7 @@ export function splitCommandLine(text: string, flag = '--model'): string[] {
       `${flag} is empty; give the command that starts the model, e.g. ${flag} "python3 examples/python/ewma_model.py"`,
     );
   }
-  const op = words.find((w) => OPERATORS.has(w));
-  if (op) {
+  if (op !== null) {
     throw new InputError(
       'MODEL_COMMAND_SHELL',
       `${flag} ${JSON.stringify(text)}: '${op}' is a shell operator, but the model is started without a shell; wrap the pipeline in one: ${flag} "sh -c '…'"`,

@@ -39,6 +39,12 @@ export const Manifest = z
         duckdb_version: z.string(),
         git_commit: z.string().nullable(),
         git_dirty: z.boolean().nullable(),
+        pipeline_file: z
+          .string()
+          .optional()
+          .describe(
+            "the absolute path of a universe's pipeline file ('asof update' without a pipeline resolves the relative paths against its folder); not part of dataset_id",
+          ),
       })
       .strict(),
     config: z.record(z.string(), z.unknown()).describe('the resolved pipeline config'),

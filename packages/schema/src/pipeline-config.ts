@@ -23,6 +23,18 @@ const RealData = z
   })
   .strict();
 
+/** The last date a synthetic history may end on. */
+export const SYNTHETIC_LAST_DATE = '2999-12-31';
+
+/**
+ * A date of a synthetic history: its releases and revisions are dated after its end, so an end near 9999
+ * would make dates no one typed (`+010000-01`); refused here, naming the field and the value (audit 15.9).
+ */
+const SyntheticDate = IsoDate.refine((d) => d <= SYNTHETIC_LAST_DATE, {
+  error: (issue) =>
+    `${JSON.stringify(issue.input)} is later than ${SYNTHETIC_LAST_DATE}, the last date a synthetic history may end on (its releases and revisions are dated after it)`,
+});
+
 /** An empty date range is a typo, not a request for nothing: refuse end before start. */
 function startNotAfterEnd(ctx: z.core.ParsePayload<{ start: string; end: string }>): void {
   const { start, end } = ctx.value;
@@ -39,8 +51,8 @@ function startNotAfterEnd(ctx: z.core.ParsePayload<{ start: string; end: string 
 const Synthetic = z
   .object({
     seed: z.number().int().nonnegative().describe('seed of the counter-based PRNG'),
-    start: IsoDate,
-    end: IsoDate,
+    start: SyntheticDate,
+    end: SyntheticDate,
     instruments: z
       .number()
       .int()
@@ -102,7 +114,12 @@ export const FredSource = z
         'catalog runs: build from the series that succeeded when some failed (at most half); they are listed as warnings in the manifest',
       ),
     synthetic: z
-      .object({ seed: Seed, start: IsoDate, end: IsoDate, count: z.number().int().min(1).max(10_000) })
+      .object({
+        seed: Seed,
+        start: SyntheticDate,
+        end: SyntheticDate,
+        count: z.number().int().min(1).max(10_000),
+      })
       .strict()
       .check(startNotAfterEnd)
       .optional()
@@ -199,7 +216,7 @@ export const ScaleSource = z
       .max(4)
       .default(1)
       .describe('share of FinVerse series counts (1 ≈ 116,897 series and 171M observations)'),
-    end: IsoDate.default('2025-06-27').describe('last period end of every history'),
+    end: SyntheticDate.default('2025-06-27').describe('last period end of every history'),
     revision_share: z
       .number()
       .min(0)

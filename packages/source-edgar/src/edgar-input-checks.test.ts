@@ -147,7 +147,7 @@ describe('EDGAR live: User-Agent and network failures', () => {
       log: () => {},
     }).catch((e: unknown) => e)) as { code: string; message: string; exitCode: number };
     expect(err.code).toBe('HTTP_UNREACHABLE');
-    expect(err.exitCode).toBe(2);
+    expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(
       /^cannot reach www\.sec\.gov \(ENOTFOUND, 2 attempts for GET https:\/\/www\.sec\.gov\/files\/company_tickers\.json\)/,
     );

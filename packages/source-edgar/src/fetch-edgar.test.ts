@@ -165,6 +165,15 @@ describe('fetchEdgar (live path, undici MockAgent, no network)', () => {
       },
     ]);
     expect(sink.observations).toEqual([]);
+    // The warning names the ticker the user asked for, the CIK and the 404 (audit 5.6).
+    expect(sink.warnings.map((w) => [w.code, w.message])).toEqual([
+      [
+        'EDGAR_COMPANY_SKIPPED',
+        expect.stringMatching(
+          /^EDGAR SYNA \(CIK 9990000001, Synthetic Company A Inc\.\) skipped: no companyfacts \(HTTP 404\)/,
+        ),
+      ],
+    ]);
   });
 
   it('never puts the User-Agent into error messages, even when the server echoes it', async () => {

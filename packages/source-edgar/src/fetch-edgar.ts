@@ -184,7 +184,7 @@ export async function ingestEdgarLive(
   for (const m of fetched.missing) {
     sink.addWarning({
       code: 'EDGAR_COMPANY_SKIPPED',
-      message: `EDGAR CIK ${m.cik} (${m.entity_name}) skipped: ${m.reason}`,
+      message: `EDGAR ${m.ticker} (CIK ${m.cik}, ${m.entity_name}) skipped: ${m.reason}`,
       count: 1,
     });
     summary.skipped.push({ cik: m.cik, entity_name: m.entity_name, reason: m.reason });

@@ -173,7 +173,7 @@ describe('FRED catalog runs: every failure counts unless --allow-partial', () =>
       client: { apiKey: KEY, dispatcher: agent, retries: 1, backoffBaseMs: 1, log: () => {} },
     }).catch((e: unknown) => e)) as Error & { code: string; exitCode: number };
     expect(err.code).toBe('HTTP_UNREACHABLE');
-    expect(err.exitCode).toBe(2);
+    expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(
       /^FRED series GDP \(series\): cannot reach api\.stlouisfed\.org \(ENOTFOUND, 2 attempts for GET https:\/\/api\.stlouisfed\.org\/fred\/series\?series_id=GDP&file_type=json\)/,
     );

@@ -78,7 +78,6 @@ export async function fetchYahooChart(
         {
           context: { symbol, url },
           cause,
-          exitCode: 2,
         },
       );
     }

@@ -72,7 +72,7 @@ describe('ingestYahooLive', () => {
       client,
     }).catch((e: unknown) => e)) as Error & { code: string; exitCode: number };
     expect(err.code).toBe('YAHOO_UNREACHABLE');
-    expect(err.exitCode).toBe(2);
+    expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(
       /^Yahoo chart download for AAPL: cannot reach query2\.finance\.yahoo\.com \(ENOTFOUND/,
     );

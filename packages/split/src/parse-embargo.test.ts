@@ -21,4 +21,13 @@ describe('parseEmbargo / subtractEmbargo', () => {
     expect(subtractEmbargo('2020-03-31', parseEmbargo('P1M'))).toBe('2020-02-29');
     expect(subtractEmbargo('2020-01-15', parseEmbargo('P1Y2M3D'))).toBe('2018-11-12');
   });
+
+  it('refuses an embargo that reaches before the year 1 in the terms the user gave, not as a date', () => {
+    for (const text of ['99999999', 'P2021Y', 'P30000M']) {
+      expect(() => subtractEmbargo('2020-01-01', parseEmbargo(text)), text).toThrow(
+        /^--embargo P\d+[DYM]: eval_start 2020-01-01 minus the embargo falls before the year 1/,
+      );
+    }
+    expect(subtractEmbargo('2020-01-01', parseEmbargo('P2019Y'))).toBe('0001-01-01');
+  });
 });

@@ -45,5 +45,15 @@ export function subtractEmbargo(date: string, embargo: Embargo): string {
   const nm = totalMonths - ny * 12 + 1;
   const lastDay = new Date(Date.UTC(ny, nm, 0)).getUTCDate();
   const clamped = `${String(ny).padStart(4, '0')}-${String(nm).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}`;
-  return addIsoDays(clamped, -embargo.days);
+  const cutoff = ny < 1 ? null : addIsoDays(clamped, -embargo.days);
+  // An embargo longer than the calendar behind eval_start is the user's number, not a date they typed:
+  // say so in their terms instead of echoing the year -271771 (audit 3.25).
+  if (cutoff === null || !/^\d{4}-\d{2}-\d{2}$/.test(cutoff) || cutoff < '0001-01-01') {
+    throw new InputError(
+      'EMBARGO_TOO_LONG',
+      `--embargo ${embargo.text}: eval_start ${date} minus the embargo falls before the year 1, so no training data could precede it; use an embargo of days to a few years, e.g. 30, P30D or P1Y`,
+      { context: { field: 'embargo', value: embargo.text, eval_start: date } },
+    );
+  }
+  return cutoff;
 }

@@ -40,6 +40,7 @@ import { checkDmCompatible, isDmValid, ORIGINS_POLICIES, type OriginsPolicy } fr
 import { parseEmbargo, subtractEmbargo } from './parse-embargo.ts';
 import {
   refuseEmptyFilter,
+  requireFilterNames,
   type SeriesFilters,
   seriesFilterConfig,
   seriesFilterSql,
@@ -556,6 +557,7 @@ async function loadParent(
       )
       .join('\n     UNION ALL ');
   await duck.run(`CREATE VIEW split_observations AS\n     ${observationsOf(obsFiles)}`);
+  await requireFilterNames(duck, seriesFile.readPath, filters, verified.label);
   const filter = seriesFilterSql(filters);
   await duck.run(
     `CREATE TABLE split_series AS SELECT * FROM read_parquet(${quoteLiteral(seriesFile.readPath)}) WHERE ${filter.sql}`,

@@ -1,5 +1,5 @@
 import { type Duck, type Params, quoteLiteral } from '@asof/duck';
-import { InputError } from '@asof/schema';
+import { InputError, requireKnownNames } from '@asof/schema';
 
 /** Which series a split takes from its parent (all when every list is empty or absent). */
 export interface SeriesFilters {
@@ -40,6 +40,50 @@ export function seriesFilterSql(f: SeriesFilters): { sql: string; params: Params
     any(f.frequencies, 'frequency_', (p) => `frequency = ${p}`),
   ].join(' AND ');
   return { sql, params };
+}
+
+/**
+ * Refuses a `--series` (id or glob) or `--unit` that names nothing in the parent, with the nearest ids or
+ * units: a typo is told apart from a filter combination that happens to keep nothing (refuseEmptyFilter).
+ */
+export async function requireFilterNames(
+  duck: Duck,
+  seriesFile: string,
+  f: SeriesFilters,
+  manifestPath: string,
+): Promise<void> {
+  const from = `read_parquet(${quoteLiteral(seriesFile)})`;
+  if (f.series?.length) {
+    const ids = await duck.all<{ id: string }>(`SELECT series_id AS id FROM ${from} ORDER BY id`);
+    requireKnownNames(
+      f.series,
+      ids.map((r) => r.id),
+      {
+        flag: '--series',
+        kind: 'series',
+        where: manifestPath,
+        code: 'SPLIT_SERIES_UNKNOWN',
+        listHint:
+          "list series with 'asof series --data <universe folder> --search TEXT'; globs as 'syn:fred:*'",
+        globs: true,
+      },
+    );
+  }
+  if (f.units?.length) {
+    const units = await duck.all<{ u: string }>(`SELECT DISTINCT ${UNIT} AS u FROM ${from} ORDER BY u`);
+    requireKnownNames(
+      f.units,
+      units.map((r) => r.u),
+      {
+        flag: '--unit',
+        kind: 'taxonomy unit',
+        where: manifestPath,
+        code: 'SPLIT_UNIT_UNKNOWN',
+        listHint:
+          "a unit is Scope/Category/Detail category/Frequency; list a universe's units with 'asof taxonomy --coverage <universe>/manifest.json'",
+      },
+    );
+  }
 }
 
 /** Throws the one-line error for filters that keep no series, naming what does exist. */

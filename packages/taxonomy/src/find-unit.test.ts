@@ -1,7 +1,7 @@
+import { editDistance, nearestNames } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { checkSeriesUnits, findUnit, lookupUnit, UnknownUnitError } from './find-unit.ts';
 import { defaultRegistry } from './load-registry.ts';
-import { editDistance, nearestNames } from './nearest-names.ts';
 
 function caught(fn: () => unknown): UnknownUnitError {
   try {

@@ -1,5 +1,4 @@
-import { InputError } from '@asof/schema';
-import { nearestNames } from './nearest-names.ts';
+import { InputError, nearestNames } from '@asof/schema';
 import { type Unit, type UnitRef, unitKey } from './registry-types.ts';
 
 function distinct(values: Iterable<string>): string[] {

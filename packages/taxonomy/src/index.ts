@@ -1,3 +1,5 @@
+// One implementation for every 'did you mean' (it lives in @asof/schema, below every package).
+export { editDistance, nearestNames } from '@asof/schema';
 export { classifyPriceSeries, type PriceClassification } from './classify-price-series.ts';
 export {
   compareMetricColumns,
@@ -19,7 +21,6 @@ export {
 export { HORIZONS, type Horizon, horizonSteps, isHorizon } from './horizon-steps.ts';
 export { minimumLookback, predictionLength } from './horizon-table.ts';
 export { DEFAULT_REGISTRY_DIR, defaultRegistry, loadRegistry, REGISTRY_FILES } from './load-registry.ts';
-export { editDistance, nearestNames } from './nearest-names.ts';
 export { RegistryError, type RowOrigin } from './registry-error.ts';
 export * from './registry-types.ts';
 export {

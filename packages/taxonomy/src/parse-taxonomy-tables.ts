@@ -1,7 +1,6 @@
-import { FREQUENCIES } from '@asof/schema';
+import { editDistance, FREQUENCIES } from '@asof/schema';
 import { describeUnknownUnit, lookupUnit } from './find-unit.ts';
 import { HORIZONS, horizonSteps, isHorizon } from './horizon-steps.ts';
-import { editDistance } from './nearest-names.ts';
 import type { TsvRow } from './read-tsv.ts';
 import { RegistryError } from './registry-error.ts';
 import {

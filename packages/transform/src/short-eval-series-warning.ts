@@ -20,3 +20,19 @@ export async function shortEvalSeriesWarning(duck: Duck, evalStart: string): Pro
     count: rows.length,
   };
 }
+
+/**
+ * The build warning for an eval_start after every series' last observation (`eval_start: 9999-12-31`): the
+ * universe builds, but no origin can ever be evaluated, which a user would otherwise learn only at split
+ * time (audit 15.10); null when some series reaches eval_start.
+ */
+export async function evalStartAfterDataWarning(duck: Duck, evalStart: string): Promise<BuildWarning | null> {
+  const { last } = await duck.one<{ last: string | null }>(
+    `SELECT strftime(max(last_timestamp), '%Y-%m-%d') AS last FROM series`,
+  );
+  if (last === null || last >= evalStart) return null;
+  return {
+    code: 'EVAL_START_AFTER_DATA',
+    message: `eval_start ${evalStart} is after the last observation of every series (${last}): no origin can be evaluated, so a split of this universe has no eval targets; set eval_start (pipeline field) on or before ${last}`,
+  };
+}
