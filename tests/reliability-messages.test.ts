@@ -169,8 +169,12 @@ describe('asof update resolves paths as build does and prints nothing internal (
         },
     );
     expect(ids[0].outputs).toEqual(ids[1].outputs);
-    expect(ids[0].created_by.pipeline_file).toBe(join(work, 'raw', 'pipeline.json'));
-    expect(ids[1].created_by.pipeline_file).toBe(join(work, 'raw', 'pipeline.json'));
+    // Recorded relative to the universe's own folder (out/.asof/<name>/gen-…, four levels below work/): no
+    // path of this machine's.
+    expect(ids[0].created_by.pipeline_file).toBe('../../../../raw/pipeline.json');
+    expect(ids[1].created_by.pipeline_file).toBe('../../../../raw/pipeline.json');
+    for (const d of ['unew', 'ubuilt'])
+      expect(readFileSync(join(work, 'out', d, 'manifest.json'), 'utf8')).not.toContain(work);
   });
 
   it('9.1: a manifest recording no pipeline file, raw_dirs not under the working directory: one line naming the field, exit 2', async () => {

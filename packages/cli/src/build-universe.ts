@@ -54,9 +54,9 @@ export interface BuildOptions {
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
   /**
-   * The pipeline file (absolute), recorded as created_by.pipeline_file: `asof update` without a pipeline
-   * resolves OLD's relative paths against its folder, as the build did. Absolute, so that a rebuild into
-   * another --out writes the same manifest bytes; outside dataset_id, as the git fields are.
+   * created_by.pipeline_file, relative to the universe's own folder (pipelineFileToRecord): `asof update`
+   * without a pipeline resolves OLD's relative paths against its folder, as the build did. Outside
+   * dataset_id, as the git fields are.
    */
   pipelineFile?: string;
 }
@@ -235,7 +235,7 @@ export async function universeManifest(
     parentDatasetId: string | null;
     /** The checkout's state, when the caller started reading it earlier; read now otherwise. */
     git?: Promise<GitState>;
-    /** created_by.pipeline_file (absolute); left out when the pipeline came from no file. */
+    /** created_by.pipeline_file (relative to the universe folder); left out when the pipeline came from no file. */
     pipelineFile?: string;
   },
 ): Promise<Manifest> {

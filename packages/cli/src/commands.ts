@@ -19,6 +19,7 @@ import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { pipelineFieldsHelp } from './pipeline-fields-help.ts';
+import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -41,13 +42,14 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
   }
   const pipelinePath = resolve(io.cwd, positionals[0] ?? 'pipelines/default.json');
   const config = loadPipeline(pipelinePath);
+  const outDir = resolve(io.cwd, (values.out as string | undefined) ?? `out/${config.name}`);
   const result = await buildUniverse({
     config,
-    outDir: resolve(io.cwd, (values.out as string | undefined) ?? `out/${config.name}`),
+    outDir,
     cwd: dirname(pipelinePath),
     cacheRoot: io.cwd,
     inputs: [pipelinePath],
-    pipelineFile: pipelinePath,
+    pipelineFile: pipelineFileToRecord(pipelinePath, outDir),
     log: (line) => io.err(`asof build: ${line}\n`),
   });
   if (values.json) {

@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
 import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { pipelineFileToRecord, recordedPipelineFile } from './recorded-pipeline-file.ts';
 import { type UpdateResult, type UpdateStep, updateUniverse } from './update-universe.ts';
 
 export const UPDATE_USAGE =
@@ -40,23 +40,6 @@ function render(io: Io, r: UpdateResult, outDir: string): string {
     : `${head}\n${renderSummary(r.manifest, r.manifestPath, r.seconds)}`;
 }
 
-/**
- * The pipeline file OLD was built from (created_by.pipeline_file), when OLD records one and its folder is
- * there; undefined otherwise (an older manifest, another machine): the update then resolves against the
- * working directory and names the raw folder it could not find.
- */
-function recordedPipelineFile(oldManifest: string): string | undefined {
-  try {
-    const m = JSON.parse(readFileSync(oldManifest, 'utf8')) as { created_by?: { pipeline_file?: unknown } };
-    const rel = m.created_by?.pipeline_file;
-    if (typeof rel !== 'string' || rel === '') return undefined;
-    const path = resolve(dirname(oldManifest), rel);
-    return statSync(dirname(path)).isDirectory() ? path : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function updateCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     args,
@@ -90,7 +73,7 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
   const result = await updateUniverse({
     oldManifest,
     config,
-    pipelineFile: pipelinePath,
+    pipelineFile: pipelinePath === undefined ? undefined : pipelineFileToRecord(pipelinePath, outDir),
     pathsFrom:
       pipelinePath === undefined
         ? `the working directory ${io.cwd}: ${values.manifest} records no pipeline file`

@@ -57,7 +57,7 @@ export interface UpdateOptions {
   oldManifest: string;
   /** The pipeline to update with (default: OLD's, its relative paths against `cwd`). */
   config?: PipelineConfig;
-  /** The pipeline file (absolute): given, or OLD's created_by.pipeline_file; recorded in the new manifest. */
+  /** created_by.pipeline_file of the new universe (pipelineFileToRecord), given or found from OLD's. */
   pipelineFile?: string;
   /** What `cwd` is, for messages (`the folder of t1/pipeline.json`, `the working directory`). */
   pathsFrom?: string;
