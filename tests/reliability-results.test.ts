@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Duck } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO, SCRATCH, snapshot } from './helpers.ts';
 import { type TinyFixture, tinyFixture } from './shared-fixtures.ts';
@@ -122,6 +123,27 @@ describe('finite values that overflow a metric are caught at the input with the 
       `${csv} line 2, field value: 1e+308 is beyond ±1e15`,
     );
     expect(existsSync(join(work, 'huge-score'))).toBe(false);
+  });
+
+  it('8.6d: the same in a Parquet file: a quantile of -1e300 is named by row and column', async () => {
+    const file = join(work, 'huge-forecasts.parquet');
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      await duck.run(
+        `COPY (SELECT 'huge' AS model, 'syn:fred:SYNCPI' AS series_id, '2020-01-01' AS origin, step,
+                1.0::DOUBLE AS value, (CASE WHEN step = 2 THEN -1e300 ELSE 0.5 END)::DOUBLE AS "q0.5"
+              FROM range(1, 4) t(step)) TO '${file}' (FORMAT parquet)`,
+      );
+    } finally {
+      duck.close();
+    }
+    const r = await run('score', '--manifest', splitManifest, '--forecasts', file, '--out', 'huge-pq-score');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).not.toMatch(NO_TRACE);
+    expect(r.stderr.trim().split('\n').at(-1)).toContain(
+      `${file} row 2, field q0.5: -1e+300 is beyond ±1e15`,
+    );
+    expect(existsSync(join(work, 'huge-pq-score'))).toBe(false);
   });
 
   it('8.6d: asof run refuses a model point of 1e308 naming the batch, series and step, and writes nothing', async () => {
