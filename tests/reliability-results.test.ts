@@ -45,6 +45,11 @@ describe('every result document a later command reads is hashed (issue 52 item 4
     const again = await score('scores/b');
     expect(again.code, again.stderr).toBe(0);
     expect(snapshot(join(work, 'scores', 'b'))).toEqual(snapshot(a));
+    // And onto itself: a score folder with a manifest is still a score asof replaces.
+    const before = snapshot(a);
+    const over = await score('scores/a');
+    expect(over.code, over.stderr).toBe(0);
+    expect(snapshot(a)).toEqual(before);
   });
 
   it('10.6: report --results refuses a hand-edited results.json', async () => {
