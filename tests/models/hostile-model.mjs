@@ -6,6 +6,8 @@
 //   longline          at hello, writes an endless stdout line without a newline
 //   peek PATH…        tries to read each PATH, writes "peek PATH: ok|ERRNO" and its network interfaces to
 //                     stderr, then answers
+//   value X           answers X for every step of every pair (tests/reliability-results.test.ts)
+//   skip              skips every pair
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
@@ -68,10 +70,16 @@ for await (const line of createInterface({ input: process.stdin })) {
     send({
       type: 'forecast',
       batch: m.batch,
-      paths: m.tasks.map((t) => ({
-        series_id: t.series_id,
-        point: Array.from({ length: t.horizon }, () => t.inputs.values.at(-1) ?? 1),
-      })),
+      paths: m.tasks.map((t) =>
+        mode === 'skip'
+          ? { series_id: t.series_id, skip: true }
+          : {
+              series_id: t.series_id,
+              point: Array.from({ length: t.horizon }, () =>
+                mode === 'value' ? Number(args[0]) : (t.inputs.values.at(-1) ?? 1),
+              ),
+            },
+      ),
     });
   } else if (m.type === 'bye') break;
 }

@@ -133,7 +133,9 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
         ? `asof baselines --manifest ${join(dir, 'manifest.json')} --out ${dir}-baselines.parquet`
         : manifest.kind === 'universe'
           ? `asof series --data ${dir}`
-          : `asof report --manifest ${join(dir, 'manifest.json')} --out ${dir}-report.html`,
+          : manifest.kind === 'scores'
+            ? `cat ${join(dir, 'leaderboard.md')}`
+            : `asof report --manifest ${join(dir, 'manifest.json')} --out ${dir}-report.html`,
     );
   }
   return problems.length === 0 ? 0 : 1;

@@ -20,7 +20,8 @@ copied into the page.
   split      the train snapshot cut, evaluation origins over time, T1/T2/T3 windows against the model
              cutoff and run date, pending targets
   --results  a results.json of 'asof score' on this split: FinVerse ranks, the model × unit verdict grid
-             (DM p-values in the cells), CRPS / coverage / QLIKE by horizon, where the baselines win
+             (DM p-values in the cells), CRPS / coverage / QLIKE by horizon, where the baselines win; read
+             only after the score folder's manifest.json verified it (an edited byte is refused)
   --series   (universe only, repeatable) a vintage view: first release, latest and as-of paths, revisions marked
   --as-of    (repeatable) the as-of dates of the vintage view (default: from the series' revision dates)
   --out      the .html file to write (replaced atomically)

@@ -1,11 +1,18 @@
 import { dirname, join, resolve } from 'node:path';
 import { planOutput, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
-import { elapsedStamp, InputError } from '@asof/schema';
-import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
+import { AsofError, elapsedStamp, InputError } from '@asof/schema';
+import {
+  type RunRecord,
+  type ScoredSplit,
+  type ScoringResults,
+  scoreSplit,
+  writeResults,
+} from '@asof/scoring';
 import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
+import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { readForecastsFast } from './read-forecasts-duck.ts';
@@ -36,7 +43,9 @@ the origin and series, and nothing written.
   --model        the command that starts the model, e.g. "python3 examples/python/ewma_model.py"
   --name         the model name in the forecasts file and on the leaderboard
   --out          the forecasts file (Parquet; replaced only if asof wrote it)
-  --score        also score it: DIR/results.json and DIR/leaderboard.md, as 'asof score' writes them
+  --score        also score it: DIR/results.json, DIR/leaderboard.md and DIR/manifest.json, as 'asof
+                 score' writes them. The forecasts are scored before they replace --out: when the scorer
+                 refuses them (every pair skipped, a value it cannot score), nothing is written
   --timeout-s    the longest the model may take for one answer (default 600)
   --max-line-mb  the longest line the model may write to stdout, in MiB (default 256); a longer line
                  stops the run at once (exit 1) without being held in memory
@@ -130,6 +139,12 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
   };
   // Checked before the model starts, so a long run does not end on an output asof may not replace.
   if (scoreDir) planOutput(scoreDir, 'dir', scoreOptions, io.cwd);
+  const scoreLog = (line: string) => io.err(`asof run: score: ${elapsedStamp()} ${line}\n`);
+  // The scorer's baselines, as `asof score` keeps them (docs/decisions/0054): one fit per split.
+  const store = scoreDir ? new ScoreCacheStore(scoreCacheDir(), scoreOptions.inputs, scoreLog) : undefined;
+  if (store?.disabledBecause) scoreLog(store.disabledBecause);
+  const git = scoreDir ? gitState(io.cwd) : undefined;
+  let scoring: { results: ScoringResults; split: ScoredSplit } | undefined;
   const run = await runModel({
     manifestPath: values.manifest as string,
     command: values.model as string,
@@ -144,22 +159,31 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
     runner: { name: 'asof', version: ASOF_VERSION },
     log: (line) => io.err(`asof run: ${line}\n`),
     modelLog: (line) => io.err(`model: ${line}\n`),
+    // With --score the forecasts are scored before they replace --out (issue 52, audit 8.6d, 8.6f, 8.7f): a
+    // score that refuses them (no rows, a value it cannot score) leaves --out and --score as they were.
+    beforeSwitch: scoreDir
+      ? async ({ file, rows, record }) => {
+          scoring = await scoreBeforeSwitch(file, outPath, rows, record, {
+            manifestPath,
+            log: scoreLog,
+            store: store?.disabledBecause ? undefined : store,
+          });
+        }
+      : undefined,
   });
   let scored: ScoringResults | undefined;
   let scorePath: string | undefined;
-  if (scoreDir) {
-    const log = (line: string) => io.err(`asof run: score: ${elapsedStamp()} ${line}\n`);
-    // The scorer's baselines, as `asof score` keeps them (docs/decisions/0054): one fit per split.
-    const store = new ScoreCacheStore(scoreCacheDir(), scoreOptions.inputs, log);
-    if (store.disabledBecause) log(store.disabledBecause);
+  if (scoreDir && scoring) {
+    const { results, split } = scoring;
+    // Scored at the temp path; the file is the same bytes at --out now.
+    results.forecasts[0].path = run.path;
+    results.runs = [run.record];
+    const { commit, dirty } = await git!;
     const written = await writeOutputDir(scoreDir, scoreOptions, async ({ dir }) => {
-      const results = await scoreSplit(manifestPath, [run.path], {
-        log,
-        scoreStore: store.disabledBecause ? undefined : store,
-        readForecasts: readForecastsFast,
+      await writeResults(dir, results, {
+        split,
+        createdBy: { asof_version: ASOF_VERSION, git_commit: commit, git_dirty: dirty },
       });
-      results.runs = [run.record];
-      writeResults(dir, results);
       return results;
     });
     scored = written.value;
@@ -192,6 +216,49 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       : `asof score --manifest ${shown(io, manifestPath)} --forecasts ${shown(io, run.path)} --out ${shown(io, outPath.replace(/\.parquet$/i, ''))}-score`,
   );
   return 0;
+}
+
+/**
+ * Scores the finished forecasts file at its temp path `file`, before it replaces `outPath`. A model that
+ * skipped every pair has nothing to score; any refusal of the scorer names `outPath` (the temp path would
+ * mean nothing to the user), and nothing is written.
+ */
+async function scoreBeforeSwitch(
+  file: string,
+  outPath: string,
+  rows: number,
+  record: RunRecord,
+  options: { manifestPath: string; log: (line: string) => void; store: ScoreCacheStore | undefined },
+): Promise<{ results: ScoringResults; split: ScoredSplit }> {
+  const kept = `nothing was written (${outPath} and the --score folder are as they were)`;
+  if (rows === 0) {
+    throw new InputError(
+      'RUN_NOTHING_TO_SCORE',
+      `model ${record.model} skipped all ${record.pairs.asked} (series, origin) pairs, so there is nothing to score; ${kept}; answer at least one pair, or run without --score`,
+      { context: { file: outPath, value: record.pairs.skipped } },
+    );
+  }
+  let split: ScoredSplit | undefined;
+  try {
+    const results = await scoreSplit(options.manifestPath, [file], {
+      log: (line) => options.log(line.split(file).join(outPath)),
+      scoreStore: options.store,
+      readForecasts: readForecastsFast,
+      onSplit: (s) => {
+        split = s;
+      },
+    });
+    return { results, split: split! };
+  } catch (err) {
+    if (!(err instanceof AsofError)) throw err;
+    options.log(`the scorer refused the forecasts: ${kept}`);
+    if (!err.message.includes(file)) throw err;
+    throw new AsofError(err.code, err.message.split(file).join(outPath), {
+      context: { ...err.context, ...(err.context.file === file ? { file: outPath } : {}) },
+      cause: err,
+      exitCode: err.exitCode,
+    });
+  }
 }
 
 function summaryText(r: RunRecord, path: string, rows: number, io: Io): string {

@@ -7,13 +7,16 @@ import {
   coverageSummary,
   overallRankingLine,
   SCORING_WINDOWS,
+  type ScoredSplit,
   type ScoringWindow,
   scoreSplit,
   windowSummary,
   writeResults,
 } from '@asof/scoring';
+import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
+import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { readForecastsFast } from './read-forecasts-duck.ts';
@@ -34,7 +37,8 @@ with --model-cutoff and --run-date labels its origins T1/T2/T3: every score, ran
 all origins and again for each window, with the T1 − T2 memorisation gap per model. The split as read
 and the scorer's own baselines are kept per split in $ASOF_STATE_DIR/score-cache (default
 ~/.local/state/asof), so a second score of the same split neither reads its files nor fits ARIMA and
-GARCH again (its results.json is the same bytes).
+GARCH again (its results.json is the same bytes). DIR/manifest.json lists results.json and leaderboard.md
+with their sha256 (kind 'scores'): 'asof report --results' and 'asof verify' refuse an edited byte.
 
   --manifest       the split's manifest.json
   --forecasts      a forecasts file; repeat for several (each model name once across files)
@@ -154,13 +158,18 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   // Every line is stamped from the command's start (main.ts), reading the inputs included.
   const log = (line: string) => io.err(`asof score: ${elapsedStamp()} ${line}\n`);
   const store = values['no-cache'] ? undefined : new ScoreCacheStore(scoreCacheDir(), inputs, log);
+  const git = gitState(io.cwd);
   if (store?.disabledBecause) log(store.disabledBecause);
   // results.json and leaderboard.md are one output folder, switched together (docs/decisions/0010).
   const { value: results, path: outDir } = await writeOutputDir(
     resolve(io.cwd, values.out),
     { command: 'asof score', writes: 'scores', inputs },
     async ({ dir }) => {
+      let split: ScoredSplit | undefined;
       const scored = await scoreSplit(manifestPath, forecastPaths, {
+        onSplit: (s) => {
+          split = s;
+        },
         allowOverlap: Boolean(values['allow-overlap']),
         alpha,
         originStride: stride,
@@ -177,7 +186,11 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       const runs = readRunRecords(forecastPaths);
       if (runs.length) scored.runs = runs;
       await faultPoint('run:midway');
-      writeResults(dir, scored);
+      const { commit, dirty } = await git;
+      await writeResults(dir, scored, {
+        split: split!,
+        createdBy: { asof_version: ASOF_VERSION, git_commit: commit, git_dirty: dirty },
+      });
       return scored;
     },
   );

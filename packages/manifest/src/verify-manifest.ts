@@ -32,7 +32,9 @@ export class ManifestVerifyError extends AsofError {
           (p) =>
             `${p.path} ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}`,
         )
-        .join('; ')}\n  hint: the files changed since the build; rebuild or restore them`,
+        .join(
+          '; ',
+        )}\n  hint: the files changed since asof wrote them; write them again (build, split, score…) or restore them`,
       { context: { manifest: manifestPath, problems } },
     );
   }

@@ -1,7 +1,16 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
+import { finalizeDerivedManifest, finalizeManifest, manifestOutput, writeManifest } from '@asof/manifest';
 import { writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.ts';
@@ -61,10 +70,53 @@ describe('openReportInputs', () => {
     try {
       await expect(openReportInputs(manifest, duck)).rejects.toMatchObject({ code: 'MANIFEST_MISMATCH' });
       writeFileSync(series, good);
-      const results = join(dir, 'results.json');
+      // A results.json without its score manifest beside it cannot be checked (issue 52, audit 10.6).
+      const loose = join(dir, 'results.json');
+      writeFileSync(loose, '{"results_version":1}');
+      await expect(openReportInputs(manifest, duck, loose)).rejects.toMatchObject({
+        code: 'RESULTS_NO_MANIFEST',
+      });
+      // Listed by a score manifest and unchanged: read, then refused for what it holds.
+      const score = join(dir, 'score');
+      mkdirSync(score);
+      const results = join(score, 'results.json');
       writeFileSync(results, '{"results_version":1}');
+      const parent = JSON.parse(readFileSync(manifest, 'utf8'));
+      const listed = await manifestOutput(score, {
+        path: 'results.json',
+        table: 'results',
+        rows: 1,
+        columns: ['format:json'],
+        min_timestamp: null,
+        max_timestamp: null,
+        min_available_at: null,
+        max_available_at: null,
+      });
+      const scoreManifest = finalizeDerivedManifest(parent, {
+        suffix: 'scores',
+        kind: 'scores',
+        duckdbVersion: 'none',
+        config: {},
+        inputs: [],
+        outputs: [listed],
+        warnings: [],
+        summary: {},
+      });
+      writeManifest(join(score, 'manifest.json'), scoreManifest);
       await expect(openReportInputs(manifest, duck, results)).rejects.toMatchObject({
         code: 'RESULTS_INVALID',
+      });
+      // One byte changed after the score: refused by its manifest, naming both hashes.
+      writeFileSync(results, '{"results_version":2}');
+      const edited = await openReportInputs(manifest, duck, results).catch((e: unknown) => e);
+      expect(edited).toMatchObject({ code: 'MANIFEST_MISMATCH', exitCode: 1 });
+      expect((edited as Error).message).toContain(`results.json sha256 (expected ${listed.sha256}, got `);
+      // The manifest of another kind beside a results.json does not vouch for it.
+      writeFileSync(results, '{"results_version":1}');
+      const { dataset_id: _id, ...body } = scoreManifest;
+      writeManifest(join(score, 'manifest.json'), finalizeManifest({ ...body, kind: 'split' }));
+      await expect(openReportInputs(manifest, duck, results)).rejects.toMatchObject({
+        code: 'RESULTS_NOT_A_SCORE',
       });
       await expect(openReportInputs(manifest, duck, join(dir, 'none.json'))).rejects.toMatchObject({
         code: 'RESULTS_NOT_FOUND',

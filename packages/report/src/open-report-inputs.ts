@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { type Duck, quoteIdent, quoteLiteral } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError, type Manifest, zodInputError } from '@asof/schema';
-import { ScoringResults } from '@asof/scoring';
+import { readScoreResultsBytes, ScoringResults } from '@asof/scoring';
 
 /** Manifest kinds a report knows how to draw. */
 export const REPORT_KINDS = ['universe', 'split', 'fintsb-export'] as const;
@@ -64,6 +64,8 @@ async function loadVerified(
       { context: { file: manifestPath, field: 'kind', value: manifest.kind } },
     );
   }
+  // The results document first: a refused one stops the report before any table is loaded.
+  const results = resultsPath === undefined ? undefined : await readResults(resultsPath, manifest);
   const byTable = new Map<string, string[]>();
   for (const f of verified.files()) {
     const list = byTable.get(f.output.table) ?? [];
@@ -82,15 +84,18 @@ async function loadVerified(
     kind: manifest.kind as ReportKind,
     tables: new Set(byTable.keys()),
   };
-  if (resultsPath !== undefined) {
-    inputs.results = readResults(resultsPath, manifest);
+  if (results !== undefined) {
+    inputs.results = results;
     inputs.resultsPath = resultsPath;
   }
   return inputs;
 }
 
-/** Reads a results.json and checks it scores this split (or a split of this universe). */
-function readResults(path: string, manifest: Manifest): ScoringResults {
+/**
+ * Reads a results.json once its score folder's manifest verified it (readScoreResultsBytes), and checks it
+ * scores this split (or a split of this universe).
+ */
+async function readResults(path: string, manifest: Manifest): Promise<ScoringResults> {
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new InputError(
       'RESULTS_NOT_FOUND',
@@ -98,9 +103,10 @@ function readResults(path: string, manifest: Manifest): ScoringResults {
       { context: { file: path } },
     );
   }
+  const bytes = await readScoreResultsBytes(path);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
     throw new InputError('RESULTS_INVALID', `${path}: not JSON (${(cause as Error).message})`, {
       cause,

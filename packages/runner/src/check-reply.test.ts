@@ -111,4 +111,45 @@ describe('checkForecastReply', () => {
     );
     expect(fail(big, { levels: [], samples: 0 }).message).toMatch(/point step 3 is Infinity/);
   });
+
+  it('8.6d: refuses a finite value beyond ±1e15 (point, quantile or sample), naming the batch, series and step', () => {
+    const answer = (path: Record<string, unknown>) => ({
+      type: 'forecast',
+      batch: 4,
+      paths: [
+        { series_id: 'b', skip: true },
+        { series_id: 'a', ...path },
+      ],
+    });
+    const point = fail(answer({ point: [1, 1e308, 2] }), { levels: [], samples: 0 });
+    expect(point.code).toBe('MODEL_VALUE_TOO_LARGE');
+    expect(point.message).toMatch(
+      /^model m, batch 4 \(origin \S+\), series a: point step 2 is 1e\+308, beyond ±1e15/,
+    );
+    const q = fail(
+      answer({
+        point: [1, 2, 3],
+        quantiles: [
+          [1, 2, 3],
+          [1, -1e15, 4],
+        ],
+      }),
+      {
+        levels: [0.1, 0.9],
+        samples: 0,
+      },
+    );
+    expect(q.message).toMatch(/series a: quantile 0\.9 step 2 is -1000000000000000, beyond ±1e15/);
+    const s = fail(
+      answer({
+        point: [1, 2, 3],
+        samples: [
+          [1, 2, 3],
+          [1, 2, 2e15],
+        ],
+      }),
+      { levels: [], samples: 2 },
+    );
+    expect(s.message).toMatch(/series a: sample 2 step 3 is 2000000000000000, beyond ±1e15/);
+  });
 });

@@ -1,3 +1,4 @@
+import { MAX_ABS_VALUE } from '@asof/schema';
 import { z } from 'zod';
 import { ModelRunError } from './model-run-error.ts';
 import { ForecastPath, ForecastReply, ModelError } from './protocol.ts';
@@ -241,6 +242,17 @@ function checkPath(
     }
   };
   steps('point', path.point);
+  // Bounded as observations are (±1e15, docs/decisions/0058): the scorer refuses a larger value, and its
+  // metrics would overflow on one; said here with the step, before a forecasts file holds it.
+  const bounded = (place: string, v: number) => {
+    if (Math.abs(v) < MAX_ABS_VALUE) return;
+    throw new ModelRunError(
+      'MODEL_VALUE_TOO_LARGE',
+      `${at}: ${place} is ${v}, beyond ±1e15, larger than any value asof holds; forecast the series in its own units`,
+      { context: { ...context, place, value: v } },
+    );
+  };
+  for (let k = 0; k < horizon; k++) bounded(`point step ${k + 1}`, path.point[k]);
   const K = shape.levels.length;
   let quantiles: number[] | null = null;
   if (K || path.quantiles) {
@@ -256,6 +268,7 @@ function checkPath(
       steps(`quantile ${shape.levels[j]}`, path.quantiles[j]);
       for (let k = 0; k < horizon; k++) {
         const q = path.quantiles[j][k];
+        bounded(`quantile ${shape.levels[j]} step ${k + 1}`, q);
         if (j > 0 && q < quantiles[k * K + j - 1]) {
           throw new ModelRunError(
             'MODEL_QUANTILES_CROSS',
@@ -280,7 +293,10 @@ function checkPath(
     samples = new Array(M * horizon);
     for (let m = 0; m < M; m++) {
       steps(`sample ${m + 1}`, path.samples[m]);
-      for (let k = 0; k < horizon; k++) samples[k * M + m] = path.samples[m][k];
+      for (let k = 0; k < horizon; k++) {
+        bounded(`sample ${m + 1} step ${k + 1}`, path.samples[m][k]);
+        samples[k * M + m] = path.samples[m][k];
+      }
     }
   }
   return { series_id: path.series_id, point: path.point, quantiles, samples };

@@ -162,6 +162,34 @@ describe('runModel: a model through the protocol', { timeout: 120_000 }, () => {
     expect(again.path).toBe(o.outPath);
   });
 
+  it('runs beforeSwitch on the finished file before it replaces the output; a throw there keeps the old file', async () => {
+    const o = options('ok');
+    const seen: { file: string; rows: number; model: string; bytes: number }[] = [];
+    const r = await runModel({
+      ...o,
+      beforeSwitch: async ({ file, rows, record }) => {
+        // The file is complete and not yet at the output path.
+        expect(existsSync(o.outPath)).toBe(false);
+        seen.push({ file, rows, model: record.model, bytes: readFileSync(file).length });
+      },
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ rows: r.rows, model: 'fake', bytes: readFileSync(r.path).length });
+    expect(seen[0].file).not.toBe(r.path);
+    const before = readFileSync(o.outPath);
+    const refused = new AsofError('REFUSED', 'refused by the check');
+    const err = await runModel({
+      ...o,
+      beforeSwitch: async () => {
+        throw refused;
+      },
+    }).catch((e) => e);
+    expect(err).toBe(refused);
+    expect(readFileSync(o.outPath).equals(before)).toBe(true);
+    const store = join(root, '.asof', o.outPath.split('/').pop()!);
+    expect(existsSync(store) ? readdirSync(store).filter((f) => f.startsWith('tmp-')) : []).toEqual([]);
+  });
+
   it.each([
     ['error', 'MODEL_ERROR', /the model reported an error: out of memory/],
     ['malformed', 'MODEL_MALFORMED_REPLY', /not JSON: "\{\\"type\\":\\"forecast\\",\\"batch\\":2,"/],

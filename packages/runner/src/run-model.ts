@@ -57,6 +57,12 @@ export interface RunModelOptions {
   limits?: BatchLimits;
   /** DuckDB memory_limit of the run's work database (default 2GB). */
   memoryLimit?: string;
+  /**
+   * Runs once the forecasts file is complete (`file`, its temp path) and before it replaces the output; a
+   * throw leaves the output as it was (`asof run --score` scores here, so a score that refuses the
+   * forecasts writes nothing).
+   */
+  beforeSwitch?: (written: { file: string; rows: number; record: RunRecord }) => Promise<void>;
 }
 
 export interface RunModelResult {
@@ -123,15 +129,17 @@ export async function runModel(options: RunModelOptions): Promise<RunModelResult
         beforeSwitch: () => verified.recheck(),
       },
       ({ file, work }) =>
-        verified.guard(() =>
-          execute(
+        verified.guard(async () => {
+          const value = await execute(
             { ...options, manifestPath, env },
             { argv, files, sandbox, startArgv },
             verified,
             file,
             work,
-          ),
-        ),
+          );
+          await options.beforeSwitch?.({ file, ...value });
+          return value;
+        }),
     );
     return { ...written.value, path: written.path };
   } finally {

@@ -31,7 +31,11 @@ export const Manifest = z
     manifest_version: z.literal(1),
     dataset_id: Sha256.describe('sha256 of the canonical manifest without dataset_id and created_by.git_*'),
     name: z.string(),
-    kind: z.string().describe("'universe' for a build; derived datasets (split, export) name their parent"),
+    kind: z
+      .string()
+      .describe(
+        "'universe' for a build; derived datasets name their parent: 'split', 'csv-export', 'fintsb-export', and 'scores' (a score folder: results.json and leaderboard.md)",
+      ),
     parent_dataset_id: Sha256.nullable(),
     created_by: z
       .object({

@@ -94,6 +94,38 @@ describe('alignForecasts', () => {
     expect(err.context.row).toBe(index + 1);
   });
 
+  it('8.6d: refuses a value more than 1e100 times its series’ smallest value, naming file, row and field', async () => {
+    // In-bound values (|v| < 1e15) can still overflow a metric when a series holds values near 0: the
+    // scaled change (ŷ − y_o)/|y_o| of 1e14 from 1e-90 is 1e104, and its square summed is Infinity.
+    const tiny = buildEvaluationPanel(
+      [{ series_id: 'T', origin: '2024-01-02', horizon: 1, last_value: -1e-90 }],
+      [{ series_id: 'T', origin: '2024-01-02', step: 1, value: 2e-90 }],
+    );
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return readForecasts(join(dir, name));
+    };
+    const ok = await write('tiny-ok.csv', 'model,series_id,origin,step,value\nm,T,2024-01-02,1,1e9\n');
+    expect(Array.from(alignForecasts(tiny, ok)[0].point)).toEqual([1e9]);
+    const big = await write(
+      'tiny-big.csv',
+      'model,series_id,origin,step,value,q0.5\nm,T,2024-01-02,1,3e-90,1e14\n',
+    );
+    const err = (() => {
+      try {
+        alignForecasts(tiny, big);
+      } catch (e) {
+        return e as InputError;
+      }
+    })();
+    expect(err).toBeInstanceOf(InputError);
+    expect(err!.code).toBe('FORECAST_OUT_OF_RANGE');
+    expect(err!.message).toMatch(
+      /tiny-big\.csv row 2: q0\.5 is 100000000000000, more than 1e100 times T's smallest value 1e-90/,
+    );
+    expect(err!.context).toMatchObject({ row: 2, field: 'q0.5' });
+  });
+
   it('rejects a half-covered origin (steps missing), naming the model, series, origin and step', async () => {
     const err = await rejection(GOOD.filter((_, i) => i !== 4));
     expect(err.code).toBe('FORECAST_MISSING_STEPS');

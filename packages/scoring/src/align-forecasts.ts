@@ -4,6 +4,7 @@ import { OriginMatcher } from './origin-matcher.ts';
 import { positiveSeries } from './positive-series.ts';
 import { controlCharacterIn, quoteText } from './quote-text.ts';
 import { BASELINE_MODELS, type ForecastRow } from './score-types.ts';
+import { MAX_FORECAST_RATIO, smallestMagnitude } from './series-magnitude.ts';
 
 /** A text column with each distinct string stored once: row i holds `dictionary[codes[i]]`. */
 export interface CodedText {
@@ -117,6 +118,29 @@ function fail(
   throw new InputError(code, `${table.source} row ${row}: ${detail}`, {
     context: { file: table.source, row, field, value },
   });
+}
+
+/**
+ * A finite forecast too large for its series: divided by the series' smallest values and squared, it would
+ * overflow a double in the metrics (series-magnitude.ts).
+ */
+function checkMagnitude(
+  table: ForecastTable,
+  i: number,
+  column: string,
+  value: number,
+  seriesId: string,
+  smallest: number,
+): void {
+  if (!(Math.abs(value) > smallest * MAX_FORECAST_RATIO)) return;
+  fail(
+    'FORECAST_OUT_OF_RANGE',
+    table,
+    i,
+    column,
+    `${column} is ${value}, more than 1e100 times ${seriesId}'s smallest value ${smallest}: its returns would overflow the metrics; forecast the series in its own units`,
+    value,
+  );
 }
 
 function notPositive(
@@ -309,6 +333,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     );
   }
   const positive = positiveSeries(panel);
+  const smallest = smallestMagnitude(panel);
   const size = panel.actual.length;
   const entries: (ModelEntry | undefined)[] = new Array(model.dictionary.length);
   const order: ModelEntry[] = [];
@@ -377,6 +402,7 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     if (!Number.isFinite(value))
       fail('FORECAST_NON_FINITE', table, i, 'value', `value ${value}; expected a finite number`, value);
     if (positive[s] && value <= 0) notPositive(table, i, 'value', value, seriesId);
+    checkMagnitude(table, i, 'value', value, seriesId, smallest[s]);
     const idx = panel.targetOffset[o] + step - 1;
     const f = entry.forecasts;
     if (entry.filled[idx]) {
@@ -391,22 +417,31 @@ export function alignForecasts(panel: EvaluationPanel, table: ForecastTable): Mo
     }
     entry.filled[idx] = 1;
     f.point[idx] = value;
-    if (f.quantiles) layQuantiles(table, i, quantiles, positive[s] === 1, seriesId, f.quantiles, idx * K);
-    else if (K) checkStillEmpty(table, i, entry, quantiles, 'quantiles');
-    if (f.samples) laySamples(table, i, samples, positive[s] === 1, seriesId, f.samples, idx * M);
-    else if (M) checkStillEmpty(table, i, entry, samples, 'samples');
+    if (f.quantiles || f.samples) {
+      const checks = { id: seriesId, positive: positive[s] === 1, smallest: smallest[s] };
+      if (f.quantiles) layQuantiles(table, i, quantiles, checks, f.quantiles, idx * K);
+      if (f.samples) laySamples(table, i, samples, checks, f.samples, idx * M);
+    }
+    if (!f.quantiles && K) checkStillEmpty(table, i, entry, quantiles, 'quantiles');
+    if (!f.samples && M) checkStillEmpty(table, i, entry, samples, 'samples');
   }
   for (const { forecasts, filled } of order)
     forecasts.covered = wholePathsCovered(panel, matcher, table.source, forecasts.model, filled);
   return order.map((e) => e.forecasts);
 }
 
+/** What a forecast value is checked against: its series, positive throughout or not, and its smallest value. */
+interface SeriesChecks {
+  id: string;
+  positive: boolean;
+  smallest: number;
+}
+
 function layQuantiles(
   table: ForecastTable,
   i: number,
   quantiles: ForecastTable['quantiles'],
-  positive: boolean,
-  seriesId: string,
+  series: SeriesChecks,
   out: Float64Array,
   at: number,
 ): void {
@@ -416,7 +451,8 @@ function layQuantiles(
     const q = quantiles[k].values[i];
     if (!Number.isFinite(q))
       fail('FORECAST_NON_FINITE', table, i, name, `${name} is ${q}; expected a finite number`, q);
-    if (positive && q <= 0) notPositive(table, i, name, q, seriesId);
+    if (series.positive && q <= 0) notPositive(table, i, name, q, series.id);
+    checkMagnitude(table, i, name, q, series.id, series.smallest);
     if (q < prev) {
       fail(
         'FORECAST_CROSSING_QUANTILES',
@@ -436,8 +472,7 @@ function laySamples(
   table: ForecastTable,
   i: number,
   samples: ForecastTable['samples'],
-  positive: boolean,
-  seriesId: string,
+  series: SeriesChecks,
   out: Float64Array,
   at: number,
 ): void {
@@ -446,7 +481,8 @@ function laySamples(
     const x = samples[k].values[i];
     if (!Number.isFinite(x))
       fail('FORECAST_NON_FINITE', table, i, name, `${name} is ${x}; expected a finite number`, x);
-    if (positive && x <= 0) notPositive(table, i, name, x, seriesId);
+    if (series.positive && x <= 0) notPositive(table, i, name, x, series.id);
+    checkMagnitude(table, i, name, x, series.id, series.smallest);
     out[at + k] = x;
   }
 }

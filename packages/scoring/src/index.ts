@@ -175,6 +175,7 @@ export {
 } from './random-walk-sigma.ts';
 export { checkForecastsReadable, type ForecastsFormat, readForecasts } from './read-forecasts.ts';
 export { readParquetColumns } from './read-parquet-columns.ts';
+export { readScoreResultsBytes } from './read-score-results.ts';
 export {
   instantText,
   MAX_HISTORY_TAIL,
@@ -243,4 +244,4 @@ export {
   type WholeHistoryQuery,
   wholeHistoryAt,
 } from './whole-history-at.ts';
-export { writeResults } from './write-results.ts';
+export { SCORES_KIND, type ScoredSplit, type WriteResultsOptions, writeResults } from './write-results.ts';

@@ -172,6 +172,33 @@ describe('readForecasts', () => {
     },
   );
 
+  it.each([
+    ['1e308', 'value'],
+    ['-1e15', 'q0.5'],
+    ['2.5e20', 'value'],
+  ])('8.6d: refuses the finite %s in %s: beyond ±1e15, naming file, line and field', async (text, field) => {
+    const cells: Record<string, string> = { value: '2', 'q0.5': '2' };
+    cells[field] = text;
+    const path = file(
+      `too-large-${field}.csv`,
+      `model,series_id,origin,step,value,q0.5\nm,A,2024-01-02,1,1,1\nm,A,2024-01-02,2,${cells.value},${cells['q0.5']}\n`,
+    );
+    const err = await inputError(readForecasts(path));
+    expect(err.code).toBe('FORECAST_OUT_OF_RANGE');
+    expect(err.message).toContain(`${path} line 3, field ${field}: ${Number(text)} is beyond ±1e15`);
+    expect(err.context).toMatchObject({ file: path, row: 3, field });
+  });
+
+  it('8.6d: reads values just inside ±1e15, and a step is not bounded as a value', async () => {
+    const t = await readForecasts(
+      file(
+        'inside-bound.csv',
+        'model,series_id,origin,step,value\nm,A,2024-01-02,1,999999999999999\nm,A,2024-01-02,2,-9.99e14\n',
+      ),
+    );
+    expect(Array.from(t.value)).toEqual([999999999999999, -9.99e14]);
+  });
+
   it('reads every decimal and exponent spelling a CSV writer emits, and an empty cell as missing', async () => {
     const t = await readForecasts(
       file(

@@ -1,5 +1,5 @@
 import { readdirSync, type Stats, statSync } from 'node:fs';
-import { InputError } from '@asof/schema';
+import { InputError, MAX_ABS_VALUE } from '@asof/schema';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetSchema } from 'hyparquet';
 import { type ForecastTable, isSampleColumn, quantileLevelOf } from './align-forecasts.ts';
 import { CodedTextColumn, Float64Column } from './growable-columns.ts';
@@ -198,6 +198,24 @@ function toNumber(text: string, where: () => NumberPlace): number {
   return Number(t);
 }
 
+/**
+ * A forecast value (point, quantile or sample) as a number, bounded as observations are (±1e15,
+ * MAX_ABS_VALUE, docs/decisions/0012 and 0058): a finite value beyond it (1e308) is no forecast of any
+ * series asof holds, and the metrics, which divide it by the series' values and square and sum it, would
+ * overflow to Infinity far from the row that caused it. Non-finite values pass: the alignment names them.
+ */
+function toForecastValue(value: number, where: () => NumberPlace): number {
+  if (Number.isFinite(value) && Math.abs(value) >= MAX_ABS_VALUE) {
+    const { file, place, row, field } = where();
+    throw new InputError(
+      'FORECAST_OUT_OF_RANGE',
+      `${file} ${place}, field ${field}: ${value} is beyond ±1e15, larger than any value asof holds (its observations are bounded the same way); forecast the series in its own units`,
+      { context: { file, row, field, value } },
+    );
+  }
+  return value;
+}
+
 function sortedSamples(header: readonly string[]): string[] {
   return header.filter(isSampleColumn).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 }
@@ -246,8 +264,12 @@ class CsvForecastColumns {
     this.origin.push(fields[at.origin]);
     const where = (field: string) => () => ({ file: this.path, place: `line ${line}`, row: line, field });
     this.step.push(toNumber(fields[at.step], where('step')));
-    this.value.push(toNumber(fields[at.value], where('value')));
-    for (const x of this.extra) x.values.push(toNumber(fields[x.at], where(x.name)));
+    const value = where('value');
+    this.value.push(toForecastValue(toNumber(fields[at.value], value), value));
+    for (const x of this.extra) {
+      const cell = where(x.name);
+      x.values.push(toForecastValue(toNumber(fields[x.at], cell), cell));
+    }
   }
 
   finish(): ForecastTable {
@@ -318,16 +340,18 @@ async function readParquetForecasts(path: string): Promise<ForecastTable> {
     for (let i = 0; i < values.length; i++) out.push(key(values[i]), text);
     return out.finish();
   };
-  const nums = (name: string) =>
-    Float64Array.from(columns[name], (v, i) =>
-      parquetNumber(v, () => ({ file: path, place: `row ${i + 1}`, row: i + 1, field: name })),
-    );
+  const nums = (name: string, bounded = true) =>
+    Float64Array.from(columns[name], (v, i) => {
+      const where = () => ({ file: path, place: `row ${i + 1}`, row: i + 1, field: name });
+      const x = parquetNumber(v, where);
+      return bounded ? toForecastValue(x, where) : x;
+    });
   return {
     source: path,
     model: coded('model', parquetText, String),
     series_id: coded('series_id', parquetText, String),
     origin: coded('origin', originKey, originText),
-    step: nums('step'),
+    step: nums('step', false),
     value: nums('value'),
     quantiles: header
       .filter((c) => quantileLevelOf(c) !== null)

@@ -407,3 +407,29 @@ describe('scorePanel with a model equal to the random walk up to rounding (issue
     }
   });
 });
+
+describe('a metric that overflows on the split’s own values (issue 52 item 5, audit 8.6d)', () => {
+  it('fails with SCORE_OVERFLOW naming the split and what to do, not the metric’s internal argument', () => {
+    // One series reaches ≤ 0 (scaled change) and has y_o = 1e-300 at some origins: its returns are ~1e302,
+    // their squares Infinity. Forecasts are bounded where they are read; the split's values are not.
+    const data = makeRandomWalkPanel({ seed: 7, units: 1, seriesPerUnit: 3, originsPerSeries: 30, tail: 60 });
+    const s0 = data.origins[0].series_id;
+    const origins = data.origins.map((o, i) =>
+      o.series_id === s0 && i % 5 === 0
+        ? { ...o, last_value: 1e-300, history_tail: o.history_tail?.map((v, k) => (k === 0 ? -v : v)) }
+        : o,
+    );
+    const panel = buildEvaluationPanel(origins, data.targets);
+    let err: unknown;
+    try {
+      scorePanel({ tasks: data.tasks, panel, models: [], where: 'split/manifest.json' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'SCORE_OVERFLOW', exitCode: 1 });
+    const message = (err as Error).message;
+    expect(message).toMatch(/^split\/manifest\.json: scoring overflowed a double \(\w+ met -?Infinity\)/);
+    expect(message).toMatch(/values too close to 0 beside large ones/);
+    expect(message).not.toMatch(/drop that origin|'\w+'\[\d+\]/);
+  });
+});

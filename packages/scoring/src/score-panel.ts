@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { canonicalJson, sha256Hex } from '@asof/manifest';
-import { InputError } from '@asof/schema';
+import { AsofError, InputError } from '@asof/schema';
 import type { ModelForecasts } from './align-forecasts.ts';
 import { decodeBaselines, encodeBaselines, type ScoreStore } from './baseline-cache.ts';
 import { DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
@@ -485,6 +485,30 @@ function baselineFits(notes: ReadonlyMap<string, FittedBaselineNotes>): ScoringR
  * losses behind every verdict are kept (losses).
  */
 export function scorePanel(input: ScorePanelInput): ScoringResults {
+  try {
+    return scoreChecked(input);
+  } catch (err) {
+    throw overflowError(err, input.where);
+  }
+}
+
+/**
+ * A metric that met a non-finite value. Forecasts are bounded where they are read (±1e15, and 1e100 times
+ * their series' smallest value: docs/decisions/0058), so what overflowed is a return of the split's own
+ * values (a series with values near 0 beside large ones); the metric's own message names an internal
+ * argument, not what to look at.
+ */
+function overflowError(err: unknown, where: string | undefined): unknown {
+  if (!(err instanceof InputError) || err.code !== 'METRIC_NON_FINITE') return err;
+  const { metric, value } = err.context as { metric?: string; value?: number };
+  return new AsofError(
+    'SCORE_OVERFLOW',
+    `${where ?? 'the split'}: scoring overflowed a double (${metric ?? 'a metric'} met ${value}): every forecast was within its bounds, so a series of the split has values too close to 0 beside large ones for its returns to be computed; leave such series out of the split (asof split --series)`,
+    { cause: err, context: { ...err.context, file: where } },
+  );
+}
+
+function scoreChecked(input: ScorePanelInput): ScoringResults {
   const { panel, tasks } = input;
   const config = resolveScoringConfig(input.options);
   const warnings: ScoringResults['warnings'] = [];

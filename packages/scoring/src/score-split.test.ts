@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   canonicalJson,
+  checkManifest,
   finalizeManifest,
   hashFile,
   ManifestVerifyError,
@@ -17,7 +18,7 @@ import { makeBaselineForecasts } from './make-baseline-forecasts.ts';
 import { readSplitTables } from './read-split-tables.ts';
 import { ScoringResults } from './results-schema.ts';
 import { scoreSplit } from './score-split.ts';
-import { writeResults } from './write-results.ts';
+import { type ScoredSplit, writeResults } from './write-results.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const TABLES = ['origins', 'inputs', 'targets', 'tasks'];
@@ -74,7 +75,16 @@ describe('scoreSplit', () => {
       csv,
       readFileSync(join(FIXTURES, 'forecasts.csv'), 'utf8').replaceAll('mymodel', 'csvmodel'),
     );
-    const results = await scoreSplit(path, [csv, join(FIXTURES, 'forecasts.parquet')]);
+    let split: ScoredSplit | undefined;
+    const results = await scoreSplit(path, [csv, join(FIXTURES, 'forecasts.parquet')], {
+      onSplit: (s) => {
+        split = s;
+      },
+    });
+    expect(split).toMatchObject({
+      manifest: { dataset_id: manifest.dataset_id },
+      sha256: (await hashFile(path)).sha256,
+    });
     expect(ScoringResults.safeParse(results).success).toBe(true);
     expect(results.dataset_id).toBe(manifest.dataset_id);
     expect(results.parent_dataset_id).toBe('a'.repeat(64));
@@ -85,9 +95,51 @@ describe('scoreSplit', () => {
     const pick = (m: string) => results.values.filter((v) => v.model === m).map((v) => [v.metric, v.value]);
     expect(pick('csvmodel')).toEqual(pick('mymodel'));
     expect(pick('mymodel').length).toBeGreaterThan(10);
-    const out = writeResults(join(dir, 'out'), results);
+    const out = await writeResults(join(dir, 'out'), results, { split: split! });
     expect(JSON.parse(readFileSync(out.results, 'utf8')).config_sha256).toBe(results.config_sha256);
     expect(readFileSync(out.leaderboard, 'utf8')).toMatch(/## Where the baselines win/);
+  });
+
+  it('10.6: writes a score manifest (kind scores) listing results.json and leaderboard.md, the same bytes twice', async () => {
+    const { path, manifest, dir } = await makeSplit();
+    let split: ScoredSplit | undefined;
+    const forecasts = join(FIXTURES, 'forecasts.parquet');
+    const results = await scoreSplit(path, [forecasts], { onSplit: (s) => (split = s) });
+    const write = async (name: string) => {
+      await writeResults(join(dir, name), structuredClone(results), { split: split! });
+      return readFileSync(join(dir, name, 'manifest.json'));
+    };
+    const bytes = await write('score-a');
+    expect(await write('score-b')).toEqual(bytes);
+    const { manifest: m, problems } = await checkManifest(join(dir, 'score-a', 'manifest.json'), {
+      unlisted: true,
+    });
+    expect(problems).toEqual([]);
+    expect(m).toMatchObject({
+      kind: 'scores',
+      name: `${manifest.name}-scores`,
+      parent_dataset_id: manifest.dataset_id,
+      config_sha256: results.config_sha256,
+    });
+    expect(m.outputs.map((o) => [o.path, o.table])).toEqual([
+      ['results.json', 'results'],
+      ['leaderboard.md', 'leaderboard'],
+    ]);
+    const text = readFileSync(join(dir, 'score-a', 'results.json'), 'utf8');
+    expect(m.outputs[0]).toMatchObject({ bytes: Buffer.byteLength(text), rows: text.split('\n').length - 1 });
+    expect(m.inputs).toEqual([
+      { source: 'parent', key: 'manifest.json', ...(await hashFile(path)) },
+      { source: 'forecasts', key: forecasts, ...(await hashFile(forecasts)) },
+    ]);
+    // One changed byte of results.json is named with both hashes.
+    writeFileSync(
+      join(dir, 'score-a', 'results.json'),
+      text.replace('"results_version": 1', '"results_version": 2'),
+    );
+    const after = await checkManifest(join(dir, 'score-a', 'manifest.json'));
+    expect(after.problems).toEqual([
+      expect.objectContaining({ path: 'results.json', problem: 'sha256', expected: m.outputs[0].sha256 }),
+    ]);
   });
 
   it.each(TABLES)(

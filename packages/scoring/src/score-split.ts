@@ -15,6 +15,7 @@ import {
   seriesFrequencyOf,
 } from './score-panel.ts';
 import type { TaskRow } from './score-types.ts';
+import type { ScoredSplit } from './write-results.ts';
 
 export interface ScoreSplitOptions extends ScoreOptions {
   /** Reads the verified split into tasks/origins/targets (default: readSplitTables). */
@@ -39,6 +40,11 @@ export interface ScoreSplitOptions extends ScoreOptions {
    * the baselines again (docs/decisions/0054). Default: none.
    */
   scoreStore?: ScoreStore;
+  /**
+   * Called once with the split as verified (its manifest, and its bytes' sha256 and size): the score
+   * folder's manifest names it as its parent (writeResults).
+   */
+  onSplit?: (split: ScoredSplit) => void;
 }
 
 /**
@@ -73,6 +79,7 @@ export async function scoreSplit(
       `verified ${manifest.outputs.length} file(s) of ${manifestPath} (dataset_id ${manifest.dataset_id.slice(0, 12)})`,
     );
     if (!options.anyKind) assertSplitManifest(manifest, manifestPath, 'SCORE_NOT_A_SPLIT', 'score');
+    options.onSplit?.({ manifest, sha256: split.sha256, bytes: split.bytes.length });
     if (forecastPaths.length === 0) {
       throw new InputError(
         'SCORE_NO_FORECASTS',
