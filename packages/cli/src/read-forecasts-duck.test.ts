@@ -98,4 +98,20 @@ describe('readForecastsFast (DuckDB) reads what readForecasts (hyparquet) reads'
     const none = await write('none.parquet', `SELECT * FROM (${ROWS}) WHERE false`);
     await expect(readForecastsFast(none)).rejects.toThrow(/has a schema but 0 rows/);
   });
+
+  it('refuses a finite value beyond ±1e15 as readForecasts does: the same first cell, the same error', async () => {
+    // Row 4000 has a quantile of 1e300 and row 4500 a value of -1e16; readForecasts names the value column first.
+    const withRow = ROWS.replace("SELECT ['zeta'", "SELECT i, ['zeta'");
+    const huge = await write(
+      'huge.parquet',
+      `SELECT model, series_id, origin, step, CASE WHEN i = 4500 THEN -1e16 ELSE value END AS value,
+         CASE WHEN i = 4000 THEN 1e300 ELSE "q0.05" END AS "q0.05", "q0.95"
+       FROM (${withRow}) ORDER BY i`,
+    );
+    const own = await readForecasts(huge).catch((e: Error) => e);
+    const fast = await readForecastsFast(huge).catch((e: Error) => e);
+    expect(own).toBeInstanceOf(Error);
+    expect((fast as Error).message).toBe((own as Error).message);
+    expect((fast as Error).message).toMatch(/row 4501, field value: -10000000000000000 is beyond ±1e15/);
+  });
 });

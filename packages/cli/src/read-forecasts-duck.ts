@@ -1,5 +1,6 @@
 import { Duck, quoteIdent, quoteLiteral, streamNumbers } from '@asof/duck';
 import {
+  checkForecastBounds,
   checkForecastsReadable,
   type ForecastTable,
   isSampleColumn,
@@ -21,7 +22,7 @@ const isSample = isSampleColumn;
  * is what the scorer's own pure-JavaScript reader (@asof/scoring readForecasts, hyparquet) spends most of a
  * large file's read on (issue 51 item 7: 16 s for the 1.4M-row baselines file of the default split, more
  * than its scoring). The table is the one readForecasts returns: the same codes in the same first-seen
- * order, the same origin text, NaN for NULL; a CSV, or a Parquet column of a type DuckDB would read
+ * order, the same origin text, NaN for NULL, the same bound on values; a CSV, or a Parquet column of a type DuckDB would read
  * differently (numbers as text, decimals), is read by readForecasts itself, which checks every value.
  */
 export async function readForecastsFast(path: string): Promise<ForecastTable> {
@@ -104,7 +105,7 @@ export async function readForecastsFast(path: string): Promise<ForecastTable> {
     if (seen !== rows) throw new Error(`${path}: read ${seen} of ${rows} rows (a forecasts reader bug)`);
     const column = (name: string) => values[numbers.indexOf(name)];
     const samples = columns.filter(isSample).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-    return {
+    const table: ForecastTable = {
       source: path,
       model: { codes: codes.model, dictionary: dictionary.model },
       series_id: { codes: codes.series_id, dictionary: dictionary.series_id },
@@ -117,6 +118,9 @@ export async function readForecastsFast(path: string): Promise<ForecastTable> {
       samples: samples.map((name) => ({ name, values: column(name) })),
       firstRow: 1,
     };
+    // The bound readForecasts puts on every value as it reads it (±1e15, docs/decisions/0058), with its error.
+    checkForecastBounds(table);
+    return table;
   } finally {
     duck.close();
   }

@@ -173,7 +173,12 @@ export {
   randomWalkSigmaReturns,
   type VolatilityHistory,
 } from './random-walk-sigma.ts';
-export { checkForecastsReadable, type ForecastsFormat, readForecasts } from './read-forecasts.ts';
+export {
+  checkForecastBounds,
+  checkForecastsReadable,
+  type ForecastsFormat,
+  readForecasts,
+} from './read-forecasts.ts';
 export { readParquetColumns } from './read-parquet-columns.ts';
 export { readScoreResultsBytes } from './read-score-results.ts';
 export {

@@ -216,6 +216,27 @@ function toForecastValue(value: number, where: () => NumberPlace): number {
   return value;
 }
 
+/**
+ * The bound of toForecastValue over a table read by another reader (the CLI's DuckDB reader of Parquet
+ * files): the same error, for the same first cell, as readForecasts gives (columns in its order, value,
+ * quantiles, samples; rows counted from table.firstRow).
+ */
+export function checkForecastBounds(table: ForecastTable): void {
+  const columns = [
+    { name: 'value', values: table.value },
+    ...table.quantiles.map((q) => ({ name: q.name, values: q.values })),
+    ...table.samples.map((x) => ({ name: x.name, values: x.values })),
+  ];
+  for (const { name, values } of columns) {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (!Number.isFinite(v) || Math.abs(v) < MAX_ABS_VALUE) continue;
+      const row = table.firstRow + i;
+      toForecastValue(v, () => ({ file: table.source, place: `row ${row}`, row, field: name }));
+    }
+  }
+}
+
 function sortedSamples(header: readonly string[]): string[] {
   return header.filter(isSampleColumn).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 }
