@@ -1,17 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
-import { Duck } from '@asof/duck';
+import { asOutOfMemory, Duck, physicalMemoryBytes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
 import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
-import type {
-  BuildWarning,
-  IngestAccounting,
-  Manifest,
-  ManifestOutput,
-  PipelineConfig,
-  RawInput,
+import {
+  type BuildWarning,
+  type IngestAccounting,
+  type Manifest,
+  type ManifestOutput,
+  memoryLimitBytes,
+  type PipelineConfig,
+  type RawInput,
 } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
@@ -31,7 +32,7 @@ import {
 import { type GitState, gitState } from './git-state.ts';
 import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
 import { runSources } from './run-sources.ts';
-import { WRITE_BESIDE_SEGMENTS_BELOW_ROWS, writeUniverseBeside } from './write-universe-beside.ts';
+import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -49,6 +50,8 @@ export interface BuildOptions {
   cacheRoot?: string;
   /** Paths the build reads besides the pipeline's sources (e.g. the pipeline file): the output may not overlap them. */
   inputs?: string[];
+  /** The pipeline file as the user named it, for messages about its fields. */
+  pipelineFile?: string;
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
 }
@@ -137,6 +140,7 @@ async function buildInto(
     duck = await Duck.open({
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
+      memoryLimitSource: { field: 'duckdb.memory_limit', file: options.pipelineFile },
       tempDirectory: spill,
       ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
     });
@@ -176,7 +180,7 @@ async function buildInto(
     step('models built, invariants hold');
     const segments = () => buildSegments(duck as Duck, { log: step, pool });
     let written: WrittenTable[];
-    if (stagedRows < WRITE_BESIDE_SEGMENTS_BELOW_ROWS) {
+    if (writesBesideSegments(stagedRows, memoryLimitBytes(config.duckdb.memory_limit, physicalMemoryBytes()))) {
       written = await writeUniverseBeside(duck, tmp, segments);
     } else {
       await segments();
@@ -200,6 +204,13 @@ async function buildInto(
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
     return manifest;
+  } catch (err) {
+    // DuckDB's out-of-memory text also reaches here from streams and appenders, not only Duck.run.
+    throw asOutOfMemory(err, {
+      field: 'duckdb.memory_limit',
+      file: options.pipelineFile,
+      value: config.duckdb.memory_limit,
+    });
   } finally {
     await pool?.close();
     duck?.close();

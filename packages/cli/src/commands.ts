@@ -41,6 +41,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
     cwd: dirname(pipelinePath),
     cacheRoot: io.cwd,
     inputs: [pipelinePath],
+    pipelineFile: positionals[0] ?? 'pipelines/default.json',
     log: (line) => io.err(`asof build: ${line}\n`),
   });
   if (values.json) {

@@ -5,6 +5,7 @@ export * from './frequency.ts';
 export * from './iso-date.ts';
 export * from './json-schemas.ts';
 export * from './manifest.ts';
+export * from './memory-limit.ts';
 export * from './observation.ts';
 export * from './pick-raw-files.ts';
 export * from './pipeline-config.ts';

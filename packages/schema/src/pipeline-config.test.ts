@@ -63,10 +63,18 @@ describe('PipelineConfig', () => {
     ])
       expect(mem(ok), ok).toBe('');
     expect(mem('8 gigs')).toBe(
-      `p.json: duckdb.memory_limit: "8 gigs" is not a size DuckDB understands; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
+      `p.json: duckdb.memory_limit: "8 gigs" is not a size DuckDB understands; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'`,
     );
+    // The range asof runs in (docs/decisions/0062): DuckDB takes both ends, asof could not run at them.
+    for (const ok of ['64MB', '61.1MiB', '1000TB', '909TiB']) expect(mem(ok), ok).toBe('');
+    expect(mem('1MB')).toBe(
+      `p.json: duckdb.memory_limit: 1MB is below asof's minimum of 64MB; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'`,
+    );
+    expect(mem('63.9MB')).toMatch(/63\.9MB is below asof's minimum of 64MB/);
+    expect(mem('999999TB')).toMatch(/999999TB is above the 1000TB DuckDB can take; write a size from 64MB/);
+    expect(mem('1001TB')).toMatch(/1001TB is above/);
     expect(mem('0%')).toMatch(
-      /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size like '8GB'/,
+      /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size from 64MB/,
     );
     expect(mem('200%')).toMatch(/200% is not a share of memory/);
     expect(mem('0GB')).toMatch(/0GB leaves DuckDB no memory/);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDate } from './iso-date.ts';
+import { DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_RANGE, memoryLimitProblem } from './memory-limit.ts';
 
 const RealData = z
   .object({
@@ -227,28 +228,12 @@ export const EmbeddedSource = z
   })
   .strict();
 
-// What DuckDB's memory_limit takes (a size with a unit; checked against the pinned DuckDB), plus the share
-// of physical memory that @asof/duck turns into a size.
-const MEMORY_SIZE = /^(\d+(?:\.\d+)?)\s*(b|bytes?|kb|mb|gb|tb|kib|mib|gib|tib)$/i;
-const MEMORY_SHARE = /^(\d+(?:\.\d+)?)%$/;
-
+// What DuckDB's memory_limit takes (a size with a unit; checked against the pinned DuckDB) within the range
+// asof runs in, plus the share of physical memory that @asof/duck turns into a size (memory-limit.ts).
 function checkMemoryLimit(ctx: z.core.ParsePayload<string>): void {
-  const v = ctx.value;
-  const size = MEMORY_SIZE.exec(v);
-  const share = MEMORY_SHARE.exec(v);
-  let problem: string | null = null;
-  if (share) {
-    const p = Number(share[1]);
-    if (!(p > 0 && p <= 100)) problem = `${v} is not a share of memory above 0% and at most 100%`;
-  } else if (size) {
-    if (!(Number(size[1]) > 0)) problem = `${v} leaves DuckDB no memory`;
-  } else problem = `${JSON.stringify(v)} is not a size DuckDB understands`;
+  const problem = memoryLimitProblem(ctx.value);
   if (problem !== null) {
-    ctx.issues.push({
-      code: 'custom',
-      input: v,
-      message: `${problem}; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
-    });
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}; write ${MEMORY_LIMIT_RANGE}` });
   }
 }
 
@@ -265,7 +250,9 @@ export const PipelineConfig = z
           .string()
           .check(checkMemoryLimit)
           .default('60%')
-          .describe("DuckDB memory_limit: '8GB' or a share of RAM like '60%'"),
+          .describe(
+            `DuckDB memory_limit: ${MEMORY_LIMIT_RANGE}; the default universe builds at ${DEFAULT_UNIVERSE_MEMORY_LIMIT}`,
+          ),
         temp_directory: z.string().optional().describe('where DuckDB spills when over the memory limit'),
         storage: z
           .enum(['memory', 'file'])
