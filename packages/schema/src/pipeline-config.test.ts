@@ -81,6 +81,39 @@ describe('PipelineConfig', () => {
     for (const bad of ['', 'GB', '8', '-1GB', '8GB ', '1e9B', '8 GBs']) expect(mem(bad), bad).not.toBe('');
   });
 
+  it('holds the synthetic EDGAR and ALFRED sizes to what their generators were measured to hold in memory', () => {
+    const edgar = (companies: number, fiscal_years: number) =>
+      problem({
+        name: 'x',
+        sources: { edgar: { synthetic: { seed: 1, companies, first_fiscal_year: 2000, fiscal_years } } },
+      });
+    for (const [c, y] of [
+      [10_000, 1],
+      [100, 100],
+      [500, 20],
+      [50, 12],
+    ])
+      expect(edgar(c, y), `${c} × ${y}`).toBe('');
+    // The audit's 15.8 (Node out of heap after 71 s): refused by the field's maximum, one message.
+    expect(edgar(100_000, 100)).toBe(
+      "p.json: sources.edgar.synthetic.companies: at most 10,000 companies: the synthetic EDGAR generator holds every company's files in memory (docs/decisions/0062)",
+    );
+    expect(edgar(1_000, 100)).toBe(
+      'p.json: sources.edgar.synthetic.companies: companies × fiscal_years is 1,000 × 100 = 100,000 company-years, above the 10,000 the synthetic EDGAR generator holds in memory (1,000 × 100 ran Node out of heap); lower companies or fiscal_years (docs/decisions/0062)',
+    );
+    expect(edgar(101, 100)).toMatch(/101 × 100 = 10,100 company-years, above the 10,000/);
+
+    const fred = (count: number, start: string, end: string) =>
+      problem({ name: 'x', sources: { fred: { synthetic: { seed: 1, start, end, count } } } });
+    expect(fred(10_000, '2005-01-01', '2025-12-31')).toBe('');
+    expect(fred(2_100, '1926-01-01', '2025-12-31')).toBe('');
+    expect(fred(10_000, '1976-01-01', '2025-12-31')).toBe(
+      'p.json: sources.fred.synthetic.count: count × calendar years of 1976-01-01 … 2025-12-31 is 10,000 × 50 = 500,000 series-years, above the 210,000 the synthetic ALFRED generator holds in memory (e.g. 10,000 series over 21 years); lower count or shorten the range (docs/decisions/0062)',
+    );
+    expect(fred(2_101, '1926-01-01', '2025-12-31')).toMatch(/2,101 × 100 = 210,100 series-years/);
+    expect(fred(20_000, '2020-01-01', '2020-12-31')).toMatch(/count: Too big/);
+  });
+
   it('takes allow_partial only with a FRED catalog run, and adds nothing to the resolved config when absent', () => {
     expect(problem({ name: 'x', sources: { fred: { catalog: true, allow_partial: true } } })).toBe('');
     expect(problem({ name: 'x', sources: { fred: { series: ['GDP'], allow_partial: true } } })).toBe(

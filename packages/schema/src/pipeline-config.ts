@@ -55,6 +55,28 @@ const Synthetic = z
 const Seed = z.number().int().nonnegative().describe('seed of the counter-based PRNG');
 const Tickers = z.array(z.string().regex(/^[A-Za-z0-9.\-^=]+$/, 'a ticker such as AAPL or BRK-B')).min(1);
 
+/**
+ * The synthetic EDGAR generator builds every company's companyfacts and submissions JSON before the parser
+ * reads them, so its memory grows with companies × fiscal years. Measured builds (docs/decisions/0062):
+ * 10,000 company-years peak at 2.1–2.85 GB RSS (500 × 20, 200 × 50, 100 × 100, 10,000 × 1); 30,000 (1,500 ×
+ * 20) at 3.6 GB, slowed 4× by garbage collection; 100,000 (1,000 × 100, 5,000 × 20) run Node out of heap.
+ */
+export const SYNTHETIC_EDGAR_MAX_COMPANY_YEARS = 10_000;
+
+function edgarCompanyYearsFit(ctx: z.core.ParsePayload<{ companies: number; fiscal_years: number }>): void {
+  const { companies, fiscal_years } = ctx.value;
+  const product = companies * fiscal_years;
+  // More companies than company-years is reported by the field's own maximum.
+  if (product <= SYNTHETIC_EDGAR_MAX_COMPANY_YEARS || companies > SYNTHETIC_EDGAR_MAX_COMPANY_YEARS) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  ctx.issues.push({
+    code: 'custom',
+    input: ctx.value,
+    path: ['companies'],
+    message: `companies × fiscal_years is ${n(companies)} × ${n(fiscal_years)} = ${n(product)} company-years, above the ${n(SYNTHETIC_EDGAR_MAX_COMPANY_YEARS)} the synthetic EDGAR generator holds in memory (1,000 × 100 ran Node out of heap); lower companies or fiscal_years (docs/decisions/0062)`,
+  });
+}
+
 /** SEC EDGAR fundamentals: live by ticker, offline from a raw directory, or synthetic companyfacts JSON. */
 export const EdgarSource = z
   .object({
@@ -71,15 +93,44 @@ export const EdgarSource = z
     synthetic: z
       .object({
         seed: Seed,
-        companies: z.number().int().min(1).max(100_000),
+        companies: z
+          .number()
+          .int()
+          .min(1)
+          .max(
+            SYNTHETIC_EDGAR_MAX_COMPANY_YEARS,
+            `at most ${SYNTHETIC_EDGAR_MAX_COMPANY_YEARS.toLocaleString('en-US')} companies: the synthetic EDGAR generator holds every company's files in memory (docs/decisions/0062)`,
+          ),
         first_fiscal_year: z.number().int().min(1990).max(2100),
         fiscal_years: z.number().int().min(1).max(100),
       })
       .strict()
+      .check(edgarCompanyYearsFit)
       .optional()
       .describe('synthetic companyfacts + submissions JSON run through the EDGAR parser'),
   })
   .strict();
+
+/**
+ * The synthetic ALFRED generator builds every series' JSON (observations and vintages) before the parser
+ * reads them, so its memory grows with series × calendar years. Measured builds (docs/decisions/0062):
+ * 10,000 series over 2005–2025 (21 years) peak at 5.9 GB RSS in 211 s, 2,100 series over 1926–2025 at
+ * 5.5 GB in 220 s: the schema's 10,000 series fit only over a short range.
+ */
+export const SYNTHETIC_ALFRED_MAX_SERIES_YEARS = 210_000;
+
+function alfredSeriesYearsFit(ctx: z.core.ParsePayload<{ start: string; end: string; count: number }>): void {
+  const { start, end, count } = ctx.value;
+  const years = Number(end.slice(0, 4)) - Number(start.slice(0, 4)) + 1;
+  if (!Number.isFinite(years) || years < 1 || count * years <= SYNTHETIC_ALFRED_MAX_SERIES_YEARS) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  ctx.issues.push({
+    code: 'custom',
+    input: ctx.value,
+    path: ['count'],
+    message: `count × calendar years of ${start} … ${end} is ${n(count)} × ${n(years)} = ${n(count * years)} series-years, above the ${n(SYNTHETIC_ALFRED_MAX_SERIES_YEARS)} the synthetic ALFRED generator holds in memory (e.g. 10,000 series over 21 years); lower count or shorten the range (docs/decisions/0062)`,
+  });
+}
 
 /** FRED/ALFRED: live by series id or the whole catalog, offline from a raw directory, or synthetic ALFRED JSON. */
 export const FredSource = z
@@ -106,6 +157,7 @@ export const FredSource = z
       .object({ seed: Seed, start: IsoDate, end: IsoDate, count: z.number().int().min(1).max(10_000) })
       .strict()
       .check(startNotAfterEnd)
+      .check(alfredSeriesYearsFit)
       .optional()
       .describe('synthetic ALFRED JSON with revisions, missing values and a release calendar'),
   })
