@@ -58,7 +58,7 @@ describe('duckdb.memory_limit: what DuckDB accepts and asof runs at (issue 52 it
     });
     const r = await run('build', pipeline, '--out', 'out/memhuge');
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/duckdb\.memory_limit: 999999TB is above the 1000TB DuckDB can take/);
+    expect(r.stderr).toMatch(/duckdb\.memory_limit: 999999TB is above asof's maximum of 1000TB/);
     expect(r.stderr).not.toMatch(/unexpected failure|pib|\n\s+at /i);
   });
 
@@ -114,14 +114,14 @@ describe('synthetic sources within memory (issue 52 item 7)', () => {
     expect(r.stderr).not.toMatch(/heap|unexpected failure|\n\s+at /);
   });
 
-  it('15.8: FRED synthetic at its maximum count over 50 years is refused at validation, exit 2, naming the bound', async () => {
+  it('15.8: FRED synthetic at its maximum count over 100 years is refused at validation, exit 2, naming the bound', async () => {
     const pipeline = tinyWith('fredmax', (p) => {
-      p.sources = { fred: { synthetic: { seed: 1, start: '1976-01-01', end: '2025-12-31', count: 10_000 } } };
+      p.sources = { fred: { synthetic: { seed: 1, start: '1926-01-01', end: '2025-12-31', count: 10_000 } } };
     });
     const r = await run('build', pipeline, '--out', 'out/fredmax');
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')[0]).toMatch(
-      /sources\.fred\.synthetic\.count: count × calendar years of 1976-01-01 … 2025-12-31 is 10,000 × 50 = 500,000 series-years, above the 210,000/,
+      /sources\.fred\.synthetic\.count: count × calendar years of 1926-01-01 … 2025-12-31 is 10,000 × 100 = 1,000,000 series-years, above the 500,000/,
     );
     expect(r.stderr).not.toMatch(/heap|unexpected failure|\n\s+at /);
   });

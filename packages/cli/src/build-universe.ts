@@ -180,7 +180,9 @@ async function buildInto(
     step('models built, invariants hold');
     const segments = () => buildSegments(duck as Duck, { log: step, pool });
     let written: WrittenTable[];
-    if (writesBesideSegments(stagedRows, memoryLimitBytes(config.duckdb.memory_limit, physicalMemoryBytes()))) {
+    if (
+      writesBesideSegments(stagedRows, memoryLimitBytes(config.duckdb.memory_limit, physicalMemoryBytes()))
+    ) {
       written = await writeUniverseBeside(duck, tmp, segments);
     } else {
       await segments();

@@ -49,7 +49,11 @@ export function loadPipeline(path: string): PipelineConfig {
  * A share of RAM is a size only on a given machine, so the schema cannot hold it to asof's minimum: it is
  * checked here, before any work, as the size it becomes on this one.
  */
-export function checkMemoryShare(config: PipelineConfig, pipelinePath: string, physical = physicalMemoryBytes()): void {
+export function checkMemoryShare(
+  config: PipelineConfig,
+  pipelinePath: string,
+  physical = physicalMemoryBytes(),
+): void {
   const value = config.duckdb.memory_limit;
   if (!value.endsWith('%') || physical === 0) return;
   const bytes = memoryLimitBytes(value, physical) ?? 0;

@@ -91,7 +91,9 @@ describe('Duck', () => {
     for (const memoryLimit of ['1000TB', '100%']) {
       const huge = await Duck.open({ memoryLimit });
       try {
-        const row = await huge.one<{ pool: string }>("SELECT current_setting('block_allocator_memory') AS pool");
+        const row = await huge.one<{ pool: string }>(
+          "SELECT current_setting('block_allocator_memory') AS pool",
+        );
         expect(bytesOf(row.pool), memoryLimit).toBeLessThanOrEqual(physicalMemoryBytes() * 0.8 + 262_144);
         expect(bytesOf(row.pool), memoryLimit).toBeGreaterThan(physicalMemoryBytes() * 0.7);
       } finally {

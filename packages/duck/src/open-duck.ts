@@ -104,8 +104,12 @@ export function asOutOfMemory(err: unknown, limit: MemoryLimitSetting): unknown 
   if (text === null) return err;
   const value = limit.value === undefined ? "DuckDB's default (80% of RAM)" : JSON.stringify(limit.value);
   const where = limit.file === undefined ? '' : ` in ${limit.file}`;
+  const sizes =
+    limit.field === 'duckdb.memory_limit'
+      ? `at least ${MEMORY_LIMIT_MIN}; the default universe builds at ${DEFAULT_UNIVERSE_MEMORY_LIMIT}, bigger universes need more`
+      : `at least ${MEMORY_LIMIT_MIN}`;
   return new DuckOutOfMemoryError(
-    `DuckDB ran out of memory at ${limit.field} ${value}${where} (${text}); next: raise ${limit.field} (at least ${MEMORY_LIMIT_MIN}; the default universe builds at ${DEFAULT_UNIVERSE_MEMORY_LIMIT}, bigger universes need more)`,
+    `DuckDB ran out of memory at ${limit.field} ${value}${where} (${text}); next: raise ${limit.field} (${sizes})`,
     { context: { field: limit.field, file: limit.file, value: limit.value, duckdb: text }, cause: err },
   );
 }

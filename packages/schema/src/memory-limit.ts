@@ -57,7 +57,7 @@ export function memoryLimitProblem(value: string): string | null {
   }
   if (!(limit.bytes > 0)) return `${value} leaves DuckDB no memory`;
   if (limit.bytes < MEMORY_LIMIT_MIN_BYTES) return `${value} is below asof's minimum of ${MEMORY_LIMIT_MIN}`;
-  if (limit.bytes > MEMORY_LIMIT_MAX_BYTES) return `${value} is above the ${MEMORY_LIMIT_MAX} DuckDB can take`;
+  if (limit.bytes > MEMORY_LIMIT_MAX_BYTES) return `${value} is above asof's maximum of ${MEMORY_LIMIT_MAX}`;
   return null;
 }
 

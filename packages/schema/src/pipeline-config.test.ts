@@ -71,7 +71,7 @@ describe('PipelineConfig', () => {
       `p.json: duckdb.memory_limit: 1MB is below asof's minimum of 64MB; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'`,
     );
     expect(mem('63.9MB')).toMatch(/63\.9MB is below asof's minimum of 64MB/);
-    expect(mem('999999TB')).toMatch(/999999TB is above the 1000TB DuckDB can take; write a size from 64MB/);
+    expect(mem('999999TB')).toMatch(/999999TB is above asof's maximum of 1000TB; write a size from 64MB/);
     expect(mem('1001TB')).toMatch(/1001TB is above/);
     expect(mem('0%')).toMatch(
       /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size from 64MB/,
@@ -106,11 +106,14 @@ describe('PipelineConfig', () => {
     const fred = (count: number, start: string, end: string) =>
       problem({ name: 'x', sources: { fred: { synthetic: { seed: 1, start, end, count } } } });
     expect(fred(10_000, '2005-01-01', '2025-12-31')).toBe('');
-    expect(fred(2_100, '1926-01-01', '2025-12-31')).toBe('');
-    expect(fred(10_000, '1976-01-01', '2025-12-31')).toBe(
-      'p.json: sources.fred.synthetic.count: count × calendar years of 1976-01-01 … 2025-12-31 is 10,000 × 50 = 500,000 series-years, above the 210,000 the synthetic ALFRED generator holds in memory (e.g. 10,000 series over 21 years); lower count or shorten the range (docs/decisions/0062)',
+    expect(fred(10_000, '1976-01-01', '2025-12-31')).toBe('');
+    expect(fred(5_000, '1926-01-01', '2025-12-31')).toBe('');
+    expect(fred(10_000, '1926-01-01', '2025-12-31')).toBe(
+      'p.json: sources.fred.synthetic.count: count × calendar years of 1926-01-01 … 2025-12-31 is 10,000 × 100 = 1,000,000 series-years, above the 500,000 the synthetic ALFRED generator was measured to hold in memory (10,000 series over 50 years); lower count or shorten the range (docs/decisions/0062)',
     );
-    expect(fred(2_101, '1926-01-01', '2025-12-31')).toMatch(/2,101 × 100 = 210,100 series-years/);
+    expect(fred(5_001, '1926-01-01', '2025-12-31')).toMatch(/5,001 × 100 = 500,100 series-years/);
+    expect(fred(1, '1000-01-01', '9999-12-31')).toBe('');
+    expect(fred(100, '1000-01-01', '9999-12-31')).toMatch(/100 × 9,000 = 900,000 series-years/);
     expect(fred(20_000, '2020-01-01', '2020-12-31')).toMatch(/count: Too big/);
   });
 
