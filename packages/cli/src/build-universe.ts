@@ -137,6 +137,14 @@ async function buildInto(
       spill = join(resolve(options.cwd, config.duckdb.temp_directory), `asof-spill-${stampText()}`);
       work.track(spill);
     }
+    const physical = physicalMemoryBytes();
+    const limitBytes = memoryLimitBytes(config.duckdb.memory_limit, physical);
+    if (limitBytes !== null && physical > 0 && limitBytes > physical) {
+      // Allowed (a pipeline moves between machines), but DuckDB spills only past its limit.
+      options.log?.(
+        `warning: duckdb.memory_limit ${config.duckdb.memory_limit} is more than this machine's ${Math.round(physical / 1e6)}MB of RAM, so DuckDB will not spill to disk before the machine runs out of memory; give at most its RAM, or a share like '60%'`,
+      );
+    }
     duck = await Duck.open({
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
@@ -180,9 +188,7 @@ async function buildInto(
     step('models built, invariants hold');
     const segments = () => buildSegments(duck as Duck, { log: step, pool });
     let written: WrittenTable[];
-    if (
-      writesBesideSegments(stagedRows, memoryLimitBytes(config.duckdb.memory_limit, physicalMemoryBytes()))
-    ) {
+    if (writesBesideSegments(stagedRows, limitBytes)) {
       written = await writeUniverseBeside(duck, tmp, segments);
     } else {
       await segments();
