@@ -144,6 +144,9 @@ export class Duck {
     };
     const mem = resolveMemoryLimit(options.memoryLimit);
     if (mem !== undefined) config.memory_limit = `${mem}B`;
+    // A spelling asof does not read goes to DuckDB as written, so DuckDB's own error names it.
+    else if (options.memoryLimit && !options.memoryLimit.endsWith('%'))
+      config.memory_limit = options.memoryLimit;
     const scratch = options.tempDirectory ? undefined : scratchPath('duckdb');
     config.temp_directory = options.tempDirectory ?? scratch!.path;
     const instance = await nodeApi.DuckDBInstance.create(options.path ?? ':memory:', config);
