@@ -196,7 +196,7 @@ describe('pipeline and flag checks before any work', () => {
   it('duckdb.memory_limit is validated with a fix-it message', async () => {
     const body = { name: 'x', duckdb: { memory_limit: '8 gigs' }, sources: { embedded: { real: {} } } };
     expect(await refused('memory', 'build', pipeline(body))).toMatch(
-      /duckdb\.memory_limit: "8 gigs" is not a size DuckDB understands; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'$/,
+      /duckdb\.memory_limit: "8 gigs" is not a size DuckDB understands; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'$/,
     );
     for (const bad of ['0%', '200%']) {
       const r = await refused(`memory-${bad}`, 'build', pipeline({ ...body, duckdb: { memory_limit: bad } }));

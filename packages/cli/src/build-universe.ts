@@ -1,17 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
-import { Duck } from '@asof/duck';
+import { asOutOfMemory, Duck, physicalMemoryBytes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
 import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
-import type {
-  BuildWarning,
-  IngestAccounting,
-  Manifest,
-  ManifestOutput,
-  PipelineConfig,
-  RawInput,
+import {
+  type BuildWarning,
+  type IngestAccounting,
+  type Manifest,
+  type ManifestOutput,
+  memoryLimitBytes,
+  type PipelineConfig,
+  type RawInput,
 } from '@asof/schema';
 import { elapsedStamp } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
@@ -33,7 +34,7 @@ import {
 import { type GitState, gitState } from './git-state.ts';
 import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
 import { runSources } from './run-sources.ts';
-import { WRITE_BESIDE_SEGMENTS_BELOW_ROWS, writeUniverseBeside } from './write-universe-beside.ts';
+import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';
 
 export const ASOF_VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
@@ -51,6 +52,8 @@ export interface BuildOptions {
   cacheRoot?: string;
   /** Paths the build reads besides the pipeline's sources (e.g. the pipeline file): the output may not overlap them. */
   inputs?: string[];
+  /** The pipeline file as the user named it, for messages about its fields. */
+  pipelineLabel?: string;
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
   /**
@@ -142,9 +145,18 @@ async function buildInto(
       spill = join(resolve(options.cwd, config.duckdb.temp_directory), `asof-spill-${stampText()}`);
       work.track(spill);
     }
+    const physical = physicalMemoryBytes();
+    const limitBytes = memoryLimitBytes(config.duckdb.memory_limit, physical);
+    if (limitBytes !== null && physical > 0 && limitBytes > physical) {
+      // Allowed (a pipeline moves between machines), but DuckDB spills only past its limit.
+      options.log?.(
+        `warning: duckdb.memory_limit ${config.duckdb.memory_limit} is more than this machine's ${Math.round(physical / 1e6)}MB of RAM, so DuckDB will not spill to disk before the machine runs out of memory; give at most its RAM, or a share like '60%'`,
+      );
+    }
     duck = await Duck.open({
       threads: config.duckdb.threads,
       memoryLimit: config.duckdb.memory_limit,
+      memoryLimitSource: { field: 'duckdb.memory_limit', file: options.pipelineLabel },
       tempDirectory: spill,
       ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
     });
@@ -186,7 +198,7 @@ async function buildInto(
     step('models built, invariants hold');
     const segments = () => buildSegments(duck as Duck, { log: step, pool });
     let written: WrittenTable[];
-    if (stagedRows < WRITE_BESIDE_SEGMENTS_BELOW_ROWS) {
+    if (writesBesideSegments(stagedRows, limitBytes)) {
       written = await writeUniverseBeside(duck, tmp, segments);
     } else {
       await segments();
@@ -211,6 +223,13 @@ async function buildInto(
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');
     return manifest;
+  } catch (err) {
+    // DuckDB's out-of-memory text also reaches here from streams and appenders, not only Duck.run.
+    throw asOutOfMemory(err, {
+      field: 'duckdb.memory_limit',
+      file: options.pipelineLabel,
+      value: config.duckdb.memory_limit,
+    });
   } finally {
     await pool?.close();
     duck?.close();

@@ -50,6 +50,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
     cacheRoot: io.cwd,
     inputs: [pipelinePath],
     pipelineFile: pipelineFileToRecord(pipelinePath, outDir),
+    pipelineLabel: positionals[0] ?? 'pipelines/default.json',
     log: (line) => io.err(`asof build: ${line}\n`),
   });
   if (values.json) {

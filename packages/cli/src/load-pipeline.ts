@@ -1,6 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
+import { physicalMemoryBytes } from '@asof/duck';
+import {
+  InputError,
+  MEMORY_LIMIT_MIN,
+  MEMORY_LIMIT_MIN_BYTES,
+  MEMORY_LIMIT_RANGE,
+  memoryLimitBytes,
+  PipelineConfig,
+  zodInputError,
+} from '@asof/schema';
 
 /** Reads and validates a pipeline file; every problem is an InputError (exit 2) naming the field. */
 export function loadPipeline(path: string): PipelineConfig {
@@ -32,7 +41,28 @@ export function loadPipeline(path: string): PipelineConfig {
     );
   }
   checkPipelinePaths(parsed.data, path);
+  checkMemoryShare(parsed.data, path);
   return parsed.data;
+}
+
+/**
+ * A share of RAM is a size only on a given machine, so the schema cannot hold it to asof's minimum: it is
+ * checked here, before any work, as the size it becomes on this one.
+ */
+export function checkMemoryShare(
+  config: PipelineConfig,
+  pipelinePath: string,
+  physical = physicalMemoryBytes(),
+): void {
+  const value = config.duckdb.memory_limit;
+  if (!value.endsWith('%') || physical === 0) return;
+  const bytes = memoryLimitBytes(value, physical) ?? 0;
+  if (bytes >= MEMORY_LIMIT_MIN_BYTES) return;
+  throw new InputError(
+    'PIPELINE_INVALID',
+    `${pipelinePath}: duckdb.memory_limit: ${value} of this machine's ${Math.round(physical / 1e6)}MB is ${Math.round(bytes / 1e6)}MB, below asof's minimum of ${MEMORY_LIMIT_MIN}; write ${MEMORY_LIMIT_RANGE}`,
+    { context: { file: pipelinePath, field: 'duckdb.memory_limit', value, bytes } },
+  );
 }
 
 /** The pipeline fields that name folders, with their values. */

@@ -67,6 +67,7 @@ export async function updateSegments(
   const seg = await Duck.open({
     threads: o.config.duckdb.threads,
     memoryLimit: o.config.duckdb.memory_limit,
+    memoryLimitSource: { field: 'duckdb.memory_limit' },
     tempDirectory: join(o.work, 'segment-spill'),
   });
   try {

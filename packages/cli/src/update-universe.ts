@@ -288,6 +288,7 @@ async function updateInto(
   const duck = await Duck.open({
     threads: config.duckdb.threads,
     memoryLimit: config.duckdb.memory_limit,
+    memoryLimitSource: { field: 'duckdb.memory_limit' },
     tempDirectory: spill,
     ...(config.duckdb.storage === 'file' ? { path: join(work.work, 'build.duckdb') } : {}),
   });

@@ -161,6 +161,7 @@ async function computeBaselines(
   const duck = await Duck.open({
     threads: 2,
     memoryLimit: options.memoryLimit ?? '2GB',
+    memoryLimitSource: { field: '--memory-limit' },
     tempDirectory: join(work, 'spill'),
     path: join(work, 'baselines.duckdb'),
   });

@@ -14,7 +14,7 @@ import {
   writeUniverse,
 } from '@asof/transform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeUniverseBeside } from './write-universe-beside.ts';
+import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';
 
 const DAY = 86_400_000_000;
 const SERIES: SeriesInput = {
@@ -120,5 +120,21 @@ describe('writeUniverseBeside', () => {
       }),
     ).rejects.toThrow(/observations/);
     expect(built).toBe(true);
+  });
+});
+
+describe('writesBesideSegments', () => {
+  it('keeps the files and the segments in turn when the memory limit cannot hold both (audit row 7.2)', () => {
+    const defaultRows = 5_416_824; // the default build's staged rows
+    // The default universe at 200MB: side by side it ran out of memory writing the BD file.
+    expect(writesBesideSegments(defaultRows, 200e6)).toBe(false);
+    expect(writesBesideSegments(defaultRows, 600e6)).toBe(false);
+    expect(writesBesideSegments(defaultRows, 700e6)).toBe(true);
+    // 60% of a 16 GB machine; an unknown limit keeps the measured default.
+    expect(writesBesideSegments(defaultRows, 9.6e9)).toBe(true);
+    expect(writesBesideSegments(defaultRows, null)).toBe(true);
+    // The tiny pipeline at asof's minimum, and any universe from 10M rows, in turn.
+    expect(writesBesideSegments(106_663, 64e6)).toBe(false);
+    expect(writesBesideSegments(10_000_000, 1e12)).toBe(false);
   });
 });

@@ -11,6 +11,27 @@ import { type WrittenTable, writeUniverse } from '@asof/transform';
 export const WRITE_BESIDE_SEGMENTS_BELOW_ROWS = 10_000_000;
 
 /**
+ * Side by side, the BD file's ordered COPY and the segments' queries pin their blocks at the same time and
+ * cannot spill each other's: the default build (5.4M rows) then fails at memory_limit 250MB and builds at
+ * 300MB, the tiny pipeline (107k rows) fails at 64MB and builds at 96MB, while in turn they build at 200MB
+ * and 64MB. So the files go beside the segments only when the limit holds this floor plus this much per
+ * staged row (the default build: 670MB, twice what it was measured to need; docs/decisions/0062).
+ */
+export const BESIDE_SEGMENTS_MIN_BYTES = 128e6;
+export const BESIDE_SEGMENTS_BYTES_PER_ROW = 100;
+
+/**
+ * Whether the files are written beside the segments: below WRITE_BESIDE_SEGMENTS_BELOW_ROWS, and with a
+ * memory limit (in bytes; null when unknown) that leaves room for both. The files are the same bytes
+ * either way.
+ */
+export function writesBesideSegments(stagedRows: number, memoryLimitBytes: number | null): boolean {
+  if (stagedRows >= WRITE_BESIDE_SEGMENTS_BELOW_ROWS) return false;
+  if (memoryLimitBytes === null) return true;
+  return memoryLimitBytes >= BESIDE_SEGMENTS_MIN_BYTES + BESIDE_SEGMENTS_BYTES_PER_ROW * stagedRows;
+}
+
+/**
  * Writes the universe's files (writeUniverse) on a second connection while `segments` runs on `duck`: the
  * files do not read the segments, and the segments' TypeScript pass leaves DuckDB's threads idle part of the
  * time. Either's error is thrown once both have settled, so no query is left running on a closed connection.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOUBLE, VARCHAR } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Duck, PARQUET_ROW_GROUP_ROWS } from './open-duck.ts';
+import { Duck, DuckOutOfMemoryError, PARQUET_ROW_GROUP_ROWS, physicalMemoryBytes } from './open-duck.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { type NumberLists, streamArrow, streamNumberLists, streamNumbers } from './stream-arrow.ts';
 
@@ -82,6 +82,44 @@ describe('Duck', () => {
       }
     } finally {
       limited.close();
+    }
+  });
+
+  it('opens with a limit above what the block allocator may reserve, keeping the pool at 80% of RAM', async () => {
+    // '1000TB' reads back as "909.4 TiB"; before, current_setting() of a limit ≥ 1 PiB ("1.0 PiB") was not
+    // parseable by DuckDB, and a limit above 80% of RAM made the pool's SET fail (docs/decisions/0062).
+    for (const memoryLimit of ['1000TB', '100%']) {
+      const huge = await Duck.open({ memoryLimit });
+      try {
+        const row = await huge.one<{ pool: string }>(
+          "SELECT current_setting('block_allocator_memory') AS pool",
+        );
+        expect(bytesOf(row.pool), memoryLimit).toBeLessThanOrEqual(physicalMemoryBytes() * 0.8 + 262_144);
+        expect(bytesOf(row.pool), memoryLimit).toBeGreaterThan(physicalMemoryBytes() * 0.7);
+      } finally {
+        huge.close();
+      }
+    }
+  });
+
+  it("turns DuckDB's out-of-memory text into one line naming the setting, its value and what to do", async () => {
+    const small = await Duck.open({
+      memoryLimit: '64MB',
+      memoryLimitSource: { field: 'duckdb.memory_limit', file: 'p.json' },
+    });
+    try {
+      // A list aggregate of 30M integers cannot spill: it needs ~240 MB at once.
+      const err = await small.all('SELECT list(range) AS l FROM range(30000000)').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DuckOutOfMemoryError);
+      const message = (err as Error).message;
+      expect(message.split('\n')).toHaveLength(1);
+      expect(message).toMatch(
+        /^DuckDB ran out of memory at duckdb\.memory_limit "64MB" in p\.json \(.*\); next: raise duckdb\.memory_limit \(at least 64MB; the default universe builds at 200MB/,
+      );
+      expect(message).not.toMatch(/SET memory_limit|Possible solutions/);
+      expect((err as DuckOutOfMemoryError).code).toBe('DUCKDB_OUT_OF_MEMORY');
+    } finally {
+      small.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { scratchPath } from '@asof/output';
-import { AsofError } from '@asof/schema';
+import { AsofError, DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_MIN, memoryLimitBytes } from '@asof/schema';
 import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { nodeApi } from './node-api.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
@@ -17,6 +17,11 @@ export interface DuckOptions {
   threads?: number;
   /** DuckDB memory_limit, e.g. '8GB' or '60%'. */
   memoryLimit?: string;
+  /**
+   * Where the user set `memoryLimit` (`{ field: 'duckdb.memory_limit', file: 'p.json' }`, `{ field:
+   * '--memory-limit' }`), named by the one-line error DuckDB's out-of-memory failures become.
+   */
+  memoryLimitSource?: { field: string; file?: string };
   /**
    * Where DuckDB spills when over the memory limit. Commands that write an output pass a folder inside
    * their temp output; without one, a scratch path in the system temp folder named after this process,
@@ -34,14 +39,79 @@ export class DuckError extends AsofError {
   }
 }
 
-function resolveMemoryLimit(limit: string | undefined): string | undefined {
+/** This machine's physical memory in bytes (0 when /proc/meminfo cannot be read). */
+export function physicalMemoryBytes(): number {
+  try {
+    return Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The limit in bytes DuckDB is given: a percentage is of this machine's physical memory. */
+function resolveMemoryLimit(limit: string | undefined): number | undefined {
   if (!limit) return undefined;
-  const pct = /^(\d+(?:\.\d+)?)%$/.exec(limit);
-  if (!pct) return limit;
-  // DuckDB takes absolute sizes; a percentage is of this machine's physical memory.
-  const totalKb = Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
-  if (!totalKb) return undefined;
-  return `${Math.floor((totalKb / 1024) * (Number(pct[1]) / 100))}MB`;
+  if (limit.endsWith('%') && physicalMemoryBytes() === 0) return undefined;
+  return memoryLimitBytes(limit, physicalMemoryBytes()) ?? undefined;
+}
+
+/**
+ * DuckDB's block allocator reserves at most 80% of physical memory (its default memory_limit) and refuses a
+ * larger size: a pipeline's limit above that (or a share above 80%) keeps a pool of that size.
+ */
+function blockPoolBytes(limitBytes: number | undefined): number | undefined {
+  const physical = physicalMemoryBytes();
+  if (limitBytes === undefined || physical === 0) return undefined;
+  return Math.min(limitBytes, Math.floor(physical * 0.8));
+}
+
+/**
+ * DuckDB's out-of-memory failure, as one line naming the setting to change: DuckDB's own text has a dozen
+ * lines of SQL advice (`SET memory_limit`) a pipeline user cannot apply.
+ */
+export class DuckOutOfMemoryError extends AsofError {
+  constructor(message: string, options: { context?: Record<string, unknown>; cause?: unknown } = {}) {
+    super('DUCKDB_OUT_OF_MEMORY', message, options);
+  }
+}
+
+/** The limit a Duck was opened with, for the out-of-memory message. */
+export interface MemoryLimitSetting {
+  /** The setting the user changes, e.g. `duckdb.memory_limit` or `--memory-limit`. */
+  field: string;
+  /** The pipeline file that sets it, if any. */
+  file?: string;
+  /** As written, e.g. '200MB' or '60%' (undefined: DuckDB's default, 80% of RAM). */
+  value: string | undefined;
+}
+
+/** The first line of DuckDB's out-of-memory text in `err` or its causes, or null when it is another failure. */
+function outOfMemoryText(err: unknown): string | null {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const m = /Out of Memory Error: ([^\n]*)/.exec(e.message);
+    if (m) return m[1].trim();
+  }
+  return null;
+}
+
+/**
+ * `err` as a DuckOutOfMemoryError when DuckDB ran out of memory (anywhere in its causes), else `err`
+ * itself: for failures that reach a command through a stream or an appender rather than Duck.run.
+ */
+export function asOutOfMemory(err: unknown, limit: MemoryLimitSetting): unknown {
+  if (err instanceof DuckOutOfMemoryError) return err;
+  const text = outOfMemoryText(err);
+  if (text === null) return err;
+  const value = limit.value === undefined ? "DuckDB's default (80% of RAM)" : JSON.stringify(limit.value);
+  const where = limit.file === undefined ? '' : ` in ${limit.file}`;
+  const sizes =
+    limit.field === 'duckdb.memory_limit'
+      ? `at least ${MEMORY_LIMIT_MIN}; the default universe builds at ${DEFAULT_UNIVERSE_MEMORY_LIMIT}, bigger universes need more`
+      : `at least ${MEMORY_LIMIT_MIN}`;
+  return new DuckOutOfMemoryError(
+    `DuckDB ran out of memory at ${limit.field} ${value}${where} (${text}); next: raise ${limit.field} (${sizes})`,
+    { context: { field: limit.field, file: limit.file, value: limit.value, duckdb: text }, cause: err },
+  );
 }
 
 /** A DuckDB instance with one connection, TimeZone UTC whatever the machine's. The only code in asof that touches @duckdb/node-api. */
@@ -52,6 +122,7 @@ export class Duck {
     /** False for a connect()ed sibling: closing it leaves the shared instance open. */
     private readonly ownsInstance = true,
     private readonly disposeScratch: () => void = () => {},
+    readonly memoryLimit: MemoryLimitSetting = { field: 'the memory limit', value: undefined },
   ) {}
 
   /**
@@ -59,7 +130,7 @@ export class Duck {
    * single-threaded aggregate beside a streamed scan that TypeScript consumes). Close it before the owner.
    */
   async connect(): Promise<Duck> {
-    return new Duck(this.instance, await connectInUtc(this.instance), false);
+    return new Duck(this.instance, await connectInUtc(this.instance), false, () => {}, this.memoryLimit);
   }
 
   static async open(options: DuckOptions = {}): Promise<Duck> {
@@ -72,7 +143,10 @@ export class Duck {
       autoload_known_extensions: 'false',
     };
     const mem = resolveMemoryLimit(options.memoryLimit);
-    if (mem) config.memory_limit = mem;
+    if (mem !== undefined) config.memory_limit = `${mem}B`;
+    // A spelling asof does not read goes to DuckDB as written, so DuckDB's own error names it.
+    else if (options.memoryLimit && !options.memoryLimit.endsWith('%'))
+      config.memory_limit = options.memoryLimit;
     const scratch = options.tempDirectory ? undefined : scratchPath('duckdb');
     config.temp_directory = options.tempDirectory ?? scratch!.path;
     const instance = await nodeApi.DuckDBInstance.create(options.path ?? ':memory:', config);
@@ -80,14 +154,32 @@ export class Duck {
     // DuckDB's block allocator keeps the buffer blocks it frees for the next ones instead of handing their
     // pages back to the OS, which costs a page fault per 4 KB when they are touched again (~10 µs each on
     // these VMs). Up to the memory limit, the blocks the buffer manager may hold anyway (docs/decisions/0034).
-    await connection.run("SET block_allocator_memory = current_setting('memory_limit')");
-    return new Duck(instance, connection, true, scratch?.dispose);
+    // Set in bytes: current_setting('memory_limit') reads "1.0 PiB" for a huge limit, which DuckDB cannot
+    // parse back (docs/decisions/0062).
+    const pool = blockPoolBytes(mem);
+    try {
+      await connection.run(
+        pool === undefined
+          ? "SET block_allocator_memory = current_setting('memory_limit')"
+          : `SET block_allocator_memory = '${pool}B'`,
+      );
+    } catch {
+      // A pool DuckDB cannot reserve (a cgroup smaller than /proc/meminfo says) stays off: it changes only
+      // how fast blocks come back, never what a query computes.
+    }
+    const limit: MemoryLimitSetting = {
+      field: options.memoryLimitSource?.field ?? 'the memory limit',
+      file: options.memoryLimitSource?.file,
+      value: options.memoryLimit,
+    };
+    return new Duck(instance, connection, true, scratch?.dispose, limit);
   }
 
   async run(sql: string, params?: Params): Promise<void> {
     try {
       await this.connection.run(sql, params);
     } catch (cause) {
+      if (outOfMemoryText(cause) !== null) throw asOutOfMemory(cause, this.memoryLimit);
       throw new DuckError(`DuckDB failed: ${(cause as Error).message}\n  in: ${sql.slice(0, 400)}`, {
         cause,
       });
@@ -100,6 +192,7 @@ export class Duck {
       const reader = await this.connection.runAndReadAll(sql, params);
       return reader.getRowObjectsJS() as T[];
     } catch (cause) {
+      if (outOfMemoryText(cause) !== null) throw asOutOfMemory(cause, this.memoryLimit);
       throw new DuckError(`DuckDB failed: ${(cause as Error).message}\n  in: ${sql.slice(0, 400)}`, {
         cause,
       });

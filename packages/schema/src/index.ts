@@ -6,6 +6,7 @@ export * from './frequency.ts';
 export * from './iso-date.ts';
 export * from './json-schemas.ts';
 export * from './manifest.ts';
+export * from './memory-limit.ts';
 export * from './nearest-names.ts';
 export * from './observation.ts';
 export * from './pick-raw-files.ts';

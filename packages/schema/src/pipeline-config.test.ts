@@ -63,14 +63,58 @@ describe('PipelineConfig', () => {
     ])
       expect(mem(ok), ok).toBe('');
     expect(mem('8 gigs')).toBe(
-      `p.json: duckdb.memory_limit: "8 gigs" is not a size DuckDB understands; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
+      `p.json: duckdb.memory_limit: "8 gigs" is not a size DuckDB understands; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'`,
     );
+    // The range asof runs in (docs/decisions/0062): DuckDB takes both ends, asof could not run at them.
+    for (const ok of ['64MB', '61.1MiB', '1000TB', '909TiB']) expect(mem(ok), ok).toBe('');
+    expect(mem('1MB')).toBe(
+      `p.json: duckdb.memory_limit: 1MB is below asof's minimum of 64MB; write a size from 64MB to 1000TB like '8GB', '512MB', '2GiB', or a share of RAM like '60%'`,
+    );
+    expect(mem('63.9MB')).toMatch(/63\.9MB is below asof's minimum of 64MB/);
+    expect(mem('999999TB')).toMatch(/999999TB is above asof's maximum of 1000TB; write a size from 64MB/);
+    expect(mem('1001TB')).toMatch(/1001TB is above/);
     expect(mem('0%')).toMatch(
-      /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size like '8GB'/,
+      /duckdb\.memory_limit: 0% is not a share of memory above 0% and at most 100%; write a size from 64MB/,
     );
     expect(mem('200%')).toMatch(/200% is not a share of memory/);
     expect(mem('0GB')).toMatch(/0GB leaves DuckDB no memory/);
     for (const bad of ['', 'GB', '8', '-1GB', '8GB ', '1e9B', '8 GBs']) expect(mem(bad), bad).not.toBe('');
+  });
+
+  it('holds the synthetic EDGAR and ALFRED sizes to what their generators were measured to hold in memory', () => {
+    const edgar = (companies: number, fiscal_years: number) =>
+      problem({
+        name: 'x',
+        sources: { edgar: { synthetic: { seed: 1, companies, first_fiscal_year: 2000, fiscal_years } } },
+      });
+    for (const [c, y] of [
+      [10_000, 1],
+      [100, 100],
+      [500, 20],
+      [50, 12],
+    ])
+      expect(edgar(c, y), `${c} × ${y}`).toBe('');
+    // The audit's 15.8 (Node out of heap after 71 s): refused by the field's maximum, one message.
+    expect(edgar(100_000, 100)).toBe(
+      "p.json: sources.edgar.synthetic.companies: at most 10,000 companies: the synthetic EDGAR generator holds every company's files in memory (docs/decisions/0062)",
+    );
+    expect(edgar(1_000, 100)).toBe(
+      'p.json: sources.edgar.synthetic.companies: companies × fiscal_years is 1,000 × 100 = 100,000 company-years, above the 10,000 the synthetic EDGAR generator holds in memory (1,000 × 100 ran Node out of heap); lower companies or fiscal_years (docs/decisions/0062)',
+    );
+    expect(edgar(101, 100)).toMatch(/101 × 100 = 10,100 company-years, above the 10,000/);
+
+    const fred = (count: number, start: string, end: string) =>
+      problem({ name: 'x', sources: { fred: { synthetic: { seed: 1, start, end, count } } } });
+    expect(fred(10_000, '2005-01-01', '2025-12-31')).toBe('');
+    expect(fred(10_000, '1976-01-01', '2025-12-31')).toBe('');
+    expect(fred(5_000, '1926-01-01', '2025-12-31')).toBe('');
+    expect(fred(10_000, '1926-01-01', '2025-12-31')).toBe(
+      'p.json: sources.fred.synthetic.count: count × calendar years of 1926-01-01 … 2025-12-31 is 10,000 × 100 = 1,000,000 series-years, above the 500,000 the synthetic ALFRED generator was measured to hold in memory (10,000 series over 50 years); lower count or shorten the range (docs/decisions/0062)',
+    );
+    expect(fred(5_001, '1926-01-01', '2025-12-31')).toMatch(/5,001 × 100 = 500,100 series-years/);
+    expect(fred(1, '1000-01-01', '9999-12-31')).toBe('');
+    expect(fred(100, '1000-01-01', '9999-12-31')).toMatch(/100 × 9,000 = 900,000 series-years/);
+    expect(fred(20_000, '2020-01-01', '2020-12-31')).toMatch(/count: Too big/);
   });
 
   it('takes allow_partial only with a FRED catalog run, and adds nothing to the resolved config when absent', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDate } from './iso-date.ts';
+import { DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_RANGE, memoryLimitProblem } from './memory-limit.ts';
 
 const RealData = z
   .object({
@@ -66,6 +67,28 @@ const Synthetic = z
 const Seed = z.number().int().nonnegative().describe('seed of the counter-based PRNG');
 const Tickers = z.array(z.string().regex(/^[A-Za-z0-9.\-^=]+$/, 'a ticker such as AAPL or BRK-B')).min(1);
 
+/**
+ * The synthetic EDGAR generator builds every company's companyfacts and submissions JSON before the parser
+ * reads them, so its memory grows with companies × fiscal years. Measured builds (docs/decisions/0062):
+ * 10,000 company-years peak at 2.1–2.85 GB RSS (500 × 20, 200 × 50, 100 × 100, 10,000 × 1); 30,000 (1,500 ×
+ * 20) at 3.6 GB, slowed 4× by garbage collection; 100,000 (1,000 × 100, 5,000 × 20) run Node out of heap.
+ */
+export const SYNTHETIC_EDGAR_MAX_COMPANY_YEARS = 10_000;
+
+function edgarCompanyYearsFit(ctx: z.core.ParsePayload<{ companies: number; fiscal_years: number }>): void {
+  const { companies, fiscal_years } = ctx.value;
+  const product = companies * fiscal_years;
+  // More companies than company-years is reported by the field's own maximum.
+  if (product <= SYNTHETIC_EDGAR_MAX_COMPANY_YEARS || companies > SYNTHETIC_EDGAR_MAX_COMPANY_YEARS) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  ctx.issues.push({
+    code: 'custom',
+    input: ctx.value,
+    path: ['companies'],
+    message: `companies × fiscal_years is ${n(companies)} × ${n(fiscal_years)} = ${n(product)} company-years, above the ${n(SYNTHETIC_EDGAR_MAX_COMPANY_YEARS)} the synthetic EDGAR generator holds in memory (1,000 × 100 ran Node out of heap); lower companies or fiscal_years (docs/decisions/0062)`,
+  });
+}
+
 /** SEC EDGAR fundamentals: live by ticker, offline from a raw directory, or synthetic companyfacts JSON. */
 export const EdgarSource = z
   .object({
@@ -82,15 +105,45 @@ export const EdgarSource = z
     synthetic: z
       .object({
         seed: Seed,
-        companies: z.number().int().min(1).max(100_000),
+        companies: z
+          .number()
+          .int()
+          .min(1)
+          .max(
+            SYNTHETIC_EDGAR_MAX_COMPANY_YEARS,
+            `at most ${SYNTHETIC_EDGAR_MAX_COMPANY_YEARS.toLocaleString('en-US')} companies: the synthetic EDGAR generator holds every company's files in memory (docs/decisions/0062)`,
+          ),
         first_fiscal_year: z.number().int().min(1990).max(2100),
         fiscal_years: z.number().int().min(1).max(100),
       })
       .strict()
+      .check(edgarCompanyYearsFit)
       .optional()
       .describe('synthetic companyfacts + submissions JSON run through the EDGAR parser'),
   })
   .strict();
+
+/**
+ * The synthetic ALFRED generator builds every series' JSON (observations and vintages) before the parser
+ * reads them, so its memory grows with series × calendar years, and the range had no bound at all. Measured
+ * builds (docs/decisions/0062): 2,100 series over 1926–2025 peak at 5.5 GB RSS in 220 s, 10,000 over
+ * 2005–2025 at 5.9 GB in 211 s, 10,000 over 1976–2025 (500,000 series-years) at 8.9 GB in 324 s. The bound is
+ * that largest measured run; beyond it, nothing was measured.
+ */
+export const SYNTHETIC_ALFRED_MAX_SERIES_YEARS = 500_000;
+
+function alfredSeriesYearsFit(ctx: z.core.ParsePayload<{ start: string; end: string; count: number }>): void {
+  const { start, end, count } = ctx.value;
+  const years = Number(end.slice(0, 4)) - Number(start.slice(0, 4)) + 1;
+  if (!Number.isFinite(years) || years < 1 || count * years <= SYNTHETIC_ALFRED_MAX_SERIES_YEARS) return;
+  const n = (x: number) => x.toLocaleString('en-US');
+  ctx.issues.push({
+    code: 'custom',
+    input: ctx.value,
+    path: ['count'],
+    message: `count × calendar years of ${start} … ${end} is ${n(count)} × ${n(years)} = ${n(count * years)} series-years, above the ${n(SYNTHETIC_ALFRED_MAX_SERIES_YEARS)} the synthetic ALFRED generator was measured to hold in memory (10,000 series over 50 years); lower count or shorten the range (docs/decisions/0062)`,
+  });
+}
 
 /** FRED/ALFRED: live by series id or the whole catalog, offline from a raw directory, or synthetic ALFRED JSON. */
 export const FredSource = z
@@ -122,6 +175,7 @@ export const FredSource = z
       })
       .strict()
       .check(startNotAfterEnd)
+      .check(alfredSeriesYearsFit)
       .optional()
       .describe('synthetic ALFRED JSON with revisions, missing values and a release calendar'),
   })
@@ -244,28 +298,12 @@ export const EmbeddedSource = z
   })
   .strict();
 
-// What DuckDB's memory_limit takes (a size with a unit; checked against the pinned DuckDB), plus the share
-// of physical memory that @asof/duck turns into a size.
-const MEMORY_SIZE = /^(\d+(?:\.\d+)?)\s*(b|bytes?|kb|mb|gb|tb|kib|mib|gib|tib)$/i;
-const MEMORY_SHARE = /^(\d+(?:\.\d+)?)%$/;
-
+// What DuckDB's memory_limit takes (a size with a unit; checked against the pinned DuckDB) within the range
+// asof runs in, plus the share of physical memory that @asof/duck turns into a size (memory-limit.ts).
 function checkMemoryLimit(ctx: z.core.ParsePayload<string>): void {
-  const v = ctx.value;
-  const size = MEMORY_SIZE.exec(v);
-  const share = MEMORY_SHARE.exec(v);
-  let problem: string | null = null;
-  if (share) {
-    const p = Number(share[1]);
-    if (!(p > 0 && p <= 100)) problem = `${v} is not a share of memory above 0% and at most 100%`;
-  } else if (size) {
-    if (!(Number(size[1]) > 0)) problem = `${v} leaves DuckDB no memory`;
-  } else problem = `${JSON.stringify(v)} is not a size DuckDB understands`;
+  const problem = memoryLimitProblem(ctx.value);
   if (problem !== null) {
-    ctx.issues.push({
-      code: 'custom',
-      input: v,
-      message: `${problem}; write a size like '8GB', '512MB', '2GiB' or a share of RAM like '60%'`,
-    });
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `${problem}; write ${MEMORY_LIMIT_RANGE}` });
   }
 }
 
@@ -282,7 +320,9 @@ export const PipelineConfig = z
           .string()
           .check(checkMemoryLimit)
           .default('60%')
-          .describe("DuckDB memory_limit: '8GB' or a share of RAM like '60%'"),
+          .describe(
+            `DuckDB memory_limit: ${MEMORY_LIMIT_RANGE}; the default universe builds at ${DEFAULT_UNIVERSE_MEMORY_LIMIT}`,
+          ),
         temp_directory: z.string().optional().describe('where DuckDB spills when over the memory limit'),
         storage: z
           .enum(['memory', 'file'])
