@@ -131,6 +131,19 @@ describe('asof split (command line)', () => {
     );
     expect(policy.code).toBe(2);
     expect(policy.stderr).toMatch(/expected one of all, non_overlapping/);
+    // A universe built at a small duckdb.memory_limit is split at that limit unless --memory-limit says
+    // otherwise; the flag takes what the pipeline field takes (64MB … 1000TB, or a share).
+    const memory = await asof(
+      'split',
+      '--manifest',
+      join(universe.rel, 'manifest.json'),
+      '--memory-limit',
+      '1MB',
+    );
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toMatch(
+      /--memory-limit 1MB: 1MB is below asof's minimum of 64MB; expected a size from 64MB/,
+    );
     // The output may not be the universe itself (an input of the split).
     const onParent = await asof(
       'split',

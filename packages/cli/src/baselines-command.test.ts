@@ -250,7 +250,12 @@ describe('asof baselines', () => {
     }
     await expect(
       baselinesCommand(['--manifest', split, '--out', tight, '--memory-limit', 'lots'], io),
-    ).rejects.toThrow(/--memory-limit lots: expected a size such as 4GB/);
+    ).rejects.toThrow(
+      /--memory-limit lots: "lots" is not a size DuckDB understands; expected a size from 64MB/,
+    );
+    await expect(
+      baselinesCommand(['--manifest', split, '--out', tight, '--memory-limit', '1MB'], io),
+    ).rejects.toThrow(/--memory-limit 1MB: 1MB is below asof's minimum of 64MB/);
     expect(await baselinesCommand(['--manifest', split, '--out', tight, '--memory-limit', '10%'], io)).toBe(
       0,
     );

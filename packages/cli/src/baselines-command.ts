@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { InputError } from '@asof/schema';
+import { InputError, MEMORY_LIMIT_RANGE, memoryLimitProblem } from '@asof/schema';
 import { BASELINE_MODELS } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
 import { nextHint } from './next-hint.ts';
@@ -79,10 +79,11 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
     );
   }
   const memoryLimit = values['memory-limit'] as string | undefined;
-  if (memoryLimit !== undefined && !/^\d+(\.\d+)?(KB|MB|GB|TB|KiB|MiB|GiB|TiB|%)$/i.test(memoryLimit)) {
+  const memoryProblem = memoryLimit === undefined ? null : memoryLimitProblem(memoryLimit);
+  if (memoryProblem !== null) {
     throw new InputError(
       'USAGE',
-      `--memory-limit ${memoryLimit}: expected a size such as 4GB, 512MB or 25% (of this machine's memory)\n  usage: ${BASELINES_USAGE}`,
+      `--memory-limit ${memoryLimit}: ${memoryProblem}; expected ${MEMORY_LIMIT_RANGE}\n  usage: ${BASELINES_USAGE}`,
     );
   }
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).

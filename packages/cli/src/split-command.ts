@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { FREQUENCIES, InputError } from '@asof/schema';
+import { FREQUENCIES, InputError, MEMORY_LIMIT_RANGE, memoryLimitProblem } from '@asof/schema';
 import {
   LAYOUTS,
   type Layout,
@@ -17,7 +17,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SPLIT_USAGE =
-  'asof split --manifest M [--out DIR] [--series GLOB…] [--unit S/C/D/F…] [--frequency F…] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--json]';
+  'asof split --manifest M [--out DIR] [--series GLOB…] [--unit S/C/D/F…] [--frequency F…] [--eval-start DATE] [--embargo N|P30D] [--origins all|non_overlapping] [--layout per_origin|compact] [--target-vintage first_release|latest] [--model-cutoff DATE --run-date DATE] [--dm] [--memory-limit SIZE] [--json]';
 
 const HELP = `${SPLIT_USAGE}
 
@@ -42,6 +42,8 @@ Splits a built universe into release-date-aware training and evaluation files (S
   --model-cutoff DATE      label origins T1/T2/T3 (FinForesight); needs --run-date
   --run-date DATE          targets public after it are pending; origins after it are not served
   --dm                     the split will be scored with a Diebold–Mariano test: refuses --origins all
+  --memory-limit SIZE      DuckDB's memory limit for the split, e.g. 2GB or 50% (default: the universe's
+                           duckdb.memory_limit); a universe built at a small limit may need more to split
 Dates are YYYY-MM-DD (00:00 UTC) or ISO instants.
 `;
 
@@ -62,6 +64,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
       'model-cutoff': { type: 'string' },
       'run-date': { type: 'string' },
       dm: { type: 'boolean' },
+      'memory-limit': { type: 'string' },
       json: { type: 'boolean' },
     },
     SPLIT_USAGE,
@@ -90,6 +93,14 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     throw new InputError(
       'USAGE',
       `--manifest is required (a universe's manifest.json)\n  usage: ${SPLIT_USAGE}`,
+    );
+  }
+  const memoryLimit = values['memory-limit'] as string | undefined;
+  const memoryProblem = memoryLimit === undefined ? null : memoryLimitProblem(memoryLimit);
+  if (memoryProblem !== null) {
+    throw new InputError(
+      'USAGE',
+      `--memory-limit ${memoryLimit}: ${memoryProblem}; expected ${MEMORY_LIMIT_RANGE}\n  usage: ${SPLIT_USAGE}`,
     );
   }
   const origins = (values.origins as string | undefined) ?? 'non_overlapping';
@@ -133,6 +144,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
     series: lists.series,
     units: lists.unit,
     frequencies,
+    memoryLimit,
     createdBy: { asof_version: ASOF_VERSION, git_commit: git.commit, git_dirty: git.dirty },
     log: (line) => io.err(`asof split: ${line}\n`),
   });

@@ -381,6 +381,8 @@ async function splitInto(
     duck = await Duck.open({
       threads: options.threads ?? 2,
       memoryLimit: options.memoryLimit ?? parentDuck?.memory_limit ?? '60%',
+      // Named in an out-of-memory message as what to raise: `asof split --memory-limit`.
+      memoryLimitSource: { field: '--memory-limit' },
       tempDirectory: join(work.work, 'spill'),
       ...(storage === 'file' ? { path: join(work.work, 'split.duckdb') } : {}),
     });
