@@ -237,7 +237,9 @@ describe("randomWalkSigma: σ̂'s window, stated once", () => {
     const lookback = covered.lookback / N;
     const window = covered.window / N;
     // Binomial standard error at N = 4,000: under 0.007.
-    console.log(`quarterly random walks, 90% coverage: 3-return lookback ${lookback}, 20-return window ${window}`);
+    console.log(
+      `quarterly random walks, 90% coverage: 3-return lookback ${lookback}, 20-return window ${window}`,
+    );
     expect(Math.abs(lookback - 0.758)).toBeLessThan(0.025);
     expect(Math.abs(window - 0.884)).toBeLessThan(0.025);
     expect(Math.abs(window - 0.9)).toBeLessThan(Math.abs(lookback - 0.9) / 4);
