@@ -13,6 +13,12 @@ export {
   type TargetState,
 } from './inspect-output-target.ts';
 export { installSignalCleanup } from './install-signal-cleanup.ts';
+export {
+  fileTypeWords,
+  NotRegularFileError,
+  openRegularFile,
+  readRegularFile,
+} from './open-regular-file.ts';
 export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
 export { type OutputKind, type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
 export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';

@@ -1,5 +1,6 @@
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from './open-regular-file.ts';
 import { OutputBusyError } from './output-errors.ts';
 import { isProcessAlive, processStamp } from './process-stamp.ts';
 
@@ -12,7 +13,7 @@ interface LockRecord {
 
 function readLock(path: string): LockRecord | null {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockRecord;
+    return JSON.parse(readRegularFile(path).toString('utf8')) as LockRecord;
   } catch {
     return null;
   }

@@ -1,7 +1,6 @@
 import {
   lstatSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
   realpathSync,
   renameSync,
@@ -9,6 +8,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isAsofOutputDir } from './inspect-output-target.ts';
+import { readRegularFile } from './open-regular-file.ts';
 import { isProcessAlive, processStamp } from './process-stamp.ts';
 import { STORE_DIR, stampOfStoreEntry, storeOf } from './store-layout.ts';
 
@@ -30,7 +30,7 @@ const STORE_ENTRY = /^(?:lock|lock\.\d+-\d+|tmp-\d+-\d+-[^/]+|link-\d+-\d+-[^/]+
 function hasMarker(container: string): boolean {
   try {
     if (!lstatSync(join(container, STORE_MARKER)).isFile()) return false;
-    return JSON.parse(readFileSync(join(container, STORE_MARKER), 'utf8'))?.asof_store === 1;
+    return JSON.parse(readRegularFile(join(container, STORE_MARKER)).toString('utf8'))?.asof_store === 1;
   } catch {
     return false;
   }
