@@ -1,5 +1,5 @@
 import { Duck } from '@asof/duck';
-import { cleanStaleTemps, installSignalCleanup } from '@asof/output';
+import { cleanStaleTemps, installSignalCleanup, outputIoError } from '@asof/output';
 import { AsofError } from '@asof/schema';
 import type { Io } from './commands.ts';
 
@@ -104,6 +104,14 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     if (err instanceof AsofError) {
       io.err(`asof ${name}: ${err.message}\n`);
       return err.exitCode;
+    }
+    // A disk that is read-only or full, or a folder asof may not write, wherever it is met: one line naming
+    // the path, the cause and the fix, never a stack trace (audit 14.1, 13.2b). A missing file is left to
+    // the trace: here asof cannot tell a write's missing folder from a bug.
+    const ioError = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? null : outputIoError(err);
+    if (ioError) {
+      io.err(`asof ${name}: ${ioError.message}\n`);
+      return 1;
     }
     io.err(`asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}\n`);
     return 1;

@@ -20,6 +20,13 @@ export {
   readRegularFile,
 } from './open-regular-file.ts';
 export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
+export {
+  checkOutputWritable,
+  faultErrno,
+  isNamedIoError,
+  OutputIoError,
+  outputIoError,
+} from './output-io-error.ts';
 export { type OutputKind, type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
 export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';

@@ -1,0 +1,264 @@
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asofIn, REPO, SCRATCH, snapshot } from './helpers.ts';
+import { privateCopy, type TinyFixture, tinyFixture } from './shared-fixtures.ts';
+
+// Issue 52 items 6 and 7 (I/O) / audit reliability-2026-12: one named test per probe row, each failing on the
+// code before the fix. Hangs and signals run the real bin in a child process (a hang then fails the test at
+// its deadline instead of blocking the test runner); the I/O errors that need a read-only or full disk are
+// injected with ASOF_FAULT (the tests run as root, whom chmod does not stop), with a real chmod test for
+// everyone else.
+const work = realpathSync(mkdtempSync(join(SCRATCH, 'reliability-io-')));
+const state = join(work, '.state');
+// A registry of our own: the user's $ASOF_STATE_DIR is never read or written.
+process.env.ASOF_STATE_DIR = state;
+const BIN = join(REPO, 'packages/cli/bin/asof.mjs');
+const run = (...argv: string[]) => asofIn(work, ...argv);
+let tiny: TinyFixture;
+
+interface Child {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Seconds from the spawn to the exit. */
+  seconds: number;
+  /** True when the deadline passed and the test killed the child. */
+  hung: boolean;
+}
+
+/**
+ * Runs the asof bin in a child process; SIGKILLs it after `deadlineS` (then `hung`). `onStderr` sees the
+ * stderr as it grows (to send a signal at a stage the log names).
+ */
+function runChild(
+  args: string[],
+  options: {
+    env?: Record<string, string>;
+    deadlineS?: number;
+    onStderr?: (text: string, pid: number) => void;
+  } = {},
+): Promise<Child> {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: work,
+      env: { ...process.env, ASOF_STATE_DIR: state, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, (options.deadlineS ?? 60) * 1000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (child.pid) options.onStderr?.(stderr, child.pid);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      done({ code, signal, stdout, stderr, hung, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/** Sets ASOF_FAULT (and friends) for in-process runs of `body`, then restores them. */
+async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await body();
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** Entries of an output's store other than its generations and asof's marker: temp folders, locks. */
+function storeLeftovers(parent: string): string[] {
+  const container = join(parent, '.asof');
+  if (!existsSync(container)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(container)) {
+    if (name === '.asof-store') continue;
+    for (const e of readdirSync(join(container, name))) if (!e.startsWith('gen-')) out.push(`${name}/${e}`);
+  }
+  return out;
+}
+
+const oneLine = (stderr: string) => stderr.trim().split('\n');
+
+beforeAll(async () => {
+  tiny = await tinyFixture();
+  mkdirSync(join(work, 'out'), { recursive: true });
+  const r = await run('build', tiny.pipeline, '--out', 'out/u');
+  expect(r.code, r.stderr).toBe(0);
+  const s = await run(
+    'score',
+    '--manifest',
+    join(tiny.split, 'manifest.json'),
+    '--forecasts',
+    tiny.baselines,
+    '--out',
+    'out/sc',
+  );
+  expect(s.code, s.stderr).toBe(0);
+}, 600_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('no hangs on special files (issue 52 item 6)', () => {
+  it('2.12: a FIFO in place of a listed file: series, show and verify say "is not a regular file" at once, exit 1', async () => {
+    const copy = join(work, 'fifo-u');
+    privateCopy(tiny.universe, copy);
+    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as {
+      outputs: { path: string; table: string }[];
+    };
+    // Every listed file becomes a FIFO that no one ever writes: a blocking open(2) of any of them waits forever.
+    for (const o of manifest.outputs) {
+      rmSync(join(copy, o.path));
+      execFileSync('mkfifo', [join(copy, o.path)]);
+    }
+    const first = manifest.outputs[0].path;
+    for (const argv of [
+      ['series', '--data', copy],
+      ['show', 'syn:eq:0001:close', '--data', copy],
+      ['verify', join(copy, 'manifest.json')],
+    ]) {
+      const r = await runChild(argv, { deadlineS: 30 });
+      console.log(`2.12: asof ${argv[0]} on FIFOs: exit ${r.code} after ${r.seconds.toFixed(2)} s`);
+      expect(r.hung, `asof ${argv[0]} hung on a FIFO`).toBe(false);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/not a regular file/);
+      expect(r.stderr).toMatch(/FIFO/);
+      expect(r.stderr).toContain(first);
+      expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      expect(r.seconds).toBeLessThan(15);
+    }
+  }, 120_000);
+});
+
+describe('no traces on I/O errors (issue 52 item 7)', () => {
+  it('14.1: rebuilding an output on a read-only disk (EROFS at the lock, injected) is one line, exit 1, output intact', async () => {
+    const before = snapshot(join(work, 'out'));
+    const r = await withEnv({ ASOF_FAULT: 'write:lock:EROFS' }, () =>
+      run('build', tiny.pipeline, '--out', 'out/u'),
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(/read-only \(EROFS\)/);
+    expect(r.stderr).toMatch(/out\/u/);
+    expect(r.stderr).toMatch(/writable disk/);
+    expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(snapshot(join(work, 'out'))).toEqual(before);
+  });
+
+  it('14.2: a new output or a report in a read-only folder names EROFS (not ENOENT) before any work (injected)', async () => {
+    for (const argv of [
+      ['build', tiny.pipeline, '--out', 'ro/new'],
+      ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'ro/r.html'],
+    ]) {
+      mkdirSync(join(work, 'ro'), { recursive: true });
+      const started = performance.now();
+      const r = await withEnv({ ASOF_FAULT: 'probe:EROFS' }, () => run(...argv));
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`14.2: asof ${argv[0]} into a read-only folder: exit ${r.code} after ${seconds.toFixed(2)} s`);
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(/read-only \(EROFS\)/);
+      expect(r.stderr).not.toMatch(/ENOENT/);
+      expect(r.stderr).toContain(join(work, 'ro'));
+      expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      // Before the work: no step of the build or the report was logged, nothing was made.
+      expect(r.stdout).toBe('');
+      expect(readdirSync(join(work, 'ro'))).toEqual([]);
+    }
+  });
+
+  it.skipIf(process.getuid?.() === 0)(
+    '14.2 with a real chmod 0555 folder (skipped when running as root: chmod does not stop root)',
+    async () => {
+      const ro = join(work, 'ro-chmod');
+      mkdirSync(ro, { recursive: true });
+      chmodSync(ro, 0o555);
+      try {
+        const r = await run('build', tiny.pipeline, '--out', 'ro-chmod/new');
+        expect(r.code, r.stderr).toBe(1);
+        expect(oneLine(r.stderr)).toHaveLength(1);
+        expect(r.stderr).toMatch(/permission denied \(EACCES\)/);
+        expect(r.stderr).toContain(ro);
+        expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      } finally {
+        chmodSync(ro, 0o755);
+      }
+    },
+  );
+
+  it('13.2b: score and report on a disk without room refuse before the work, naming the folder and the free space', async () => {
+    // More free space than any disk has: the real statfs(2) figure is then too small.
+    for (const argv of [
+      [
+        'score',
+        '--manifest',
+        join(tiny.split, 'manifest.json'),
+        '--forecasts',
+        tiny.baselines,
+        '--out',
+        'full/sc',
+      ],
+      ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'full/r.html'],
+    ]) {
+      mkdirSync(join(work, 'full'), { recursive: true });
+      const r = await withEnv({ ASOF_MIN_FREE_MB: '1000000000000' }, () => run(...argv));
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(/only [\d.]+ [KMGT]iB free on the disk of/);
+      expect(r.stderr).toContain(join(work, 'full'));
+      expect(r.stderr).toMatch(/free some space/);
+      expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      expect(readdirSync(join(work, 'full'))).toEqual([]);
+    }
+  });
+
+  it('13.2b: a disk that fills up after the work (ENOSPC, injected) is one line naming the output, exit 1, old scores intact', async () => {
+    const before = snapshot(join(work, 'out'));
+    for (const argv of [
+      [
+        'score',
+        '--manifest',
+        join(tiny.split, 'manifest.json'),
+        '--forecasts',
+        tiny.baselines,
+        '--out',
+        'out/sc',
+      ],
+      ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'out/r.html'],
+    ]) {
+      const r = await withEnv({ ASOF_FAULT: 'output:produced:ENOSPC' }, () => run(...argv));
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/no space left on the device \(ENOSPC\)/);
+      expect(r.stderr).toMatch(argv[0] === 'score' ? /out\/sc \(writing results\.json\)/ : /out\/r\.html/);
+      expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      expect(r.stderr.split('\n').filter((l) => /ENOSPC/.test(l))).toHaveLength(1);
+    }
+    expect(snapshot(join(work, 'out'))).toEqual(before);
+    expect(storeLeftovers(join(work, 'out'))).toEqual([]);
+  });
+});
