@@ -8,6 +8,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,7 @@ function runChild(
     env?: Record<string, string>;
     deadlineS?: number;
     onStderr?: (text: string, pid: number) => void;
+    onSpawn?: (pid: number) => void;
   } = {},
 ): Promise<Child> {
   return new Promise((done) => {
@@ -57,13 +59,17 @@ function runChild(
       env: { ...process.env, ASOF_STATE_DIR: state, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    if (child.pid) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     let hung = false;
-    const timer = setTimeout(() => {
-      hung = true;
-      child.kill('SIGKILL');
-    }, (options.deadlineS ?? 60) * 1000);
+    const timer = setTimeout(
+      () => {
+        hung = true;
+        child.kill('SIGKILL');
+      },
+      (options.deadlineS ?? 60) * 1000,
+    );
     child.stdout.on('data', (d) => {
       stdout += d;
     });
@@ -179,7 +185,9 @@ describe('no traces on I/O errors (issue 52 item 7)', () => {
       const started = performance.now();
       const r = await withEnv({ ASOF_FAULT: 'probe:EROFS' }, () => run(...argv));
       const seconds = (performance.now() - started) / 1000;
-      console.log(`14.2: asof ${argv[0]} into a read-only folder: exit ${r.code} after ${seconds.toFixed(2)} s`);
+      console.log(
+        `14.2: asof ${argv[0]} into a read-only folder: exit ${r.code} after ${seconds.toFixed(2)} s`,
+      );
       expect(r.code, r.stderr).toBe(1);
       expect(oneLine(r.stderr)).toHaveLength(1);
       expect(r.stderr).toMatch(/read-only \(EROFS\)/);
@@ -261,4 +269,52 @@ describe('no traces on I/O errors (issue 52 item 7)', () => {
     expect(snapshot(join(work, 'out'))).toEqual(before);
     expect(storeLeftovers(join(work, 'out'))).toEqual([]);
   });
+});
+
+/** `<pid>-<start>` as asof stamps its temp paths (start: field 22 of /proc/<pid>/stat). */
+function stampOf(pid: number): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return `${pid}-${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+}
+
+/** Waits until `path` exists (a fault point's ready file). */
+async function waitFor(path: string, seconds = 120): Promise<void> {
+  for (let i = 0; i < seconds * 10 && !existsSync(path); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(existsSync(path), `${path} never appeared`).toBe(true);
+}
+
+describe('spill folders are removed after a kill (issue 52 item 7)', () => {
+  it("4.13: a spill folder in a pipeline's temp_directory, left by a kill -9, is removed by the next command", async () => {
+    const spillRoot = join(work, 'outside-spill');
+    const pipeline = join(work, 'tiny-spill.json');
+    const config = JSON.parse(readFileSync(tiny.pipeline, 'utf8'));
+    writeFileSync(pipeline, JSON.stringify({ ...config, duckdb: { temp_directory: spillRoot } }));
+    // Someone else's folder of the same shape, without asof's marker: never deleted.
+    const foreign = join(spillRoot, 'asof-spill-1-1');
+    mkdirSync(foreign, { recursive: true });
+    writeFileSync(join(foreign, 'duckdb_temp_storage_DEFAULT-0.tmp'), "not asof's");
+    const ready = join(work, 'ready-4.13');
+    let pid = 0;
+    const running = runChild(['build', pipeline, '--out', 'out/spilled'], {
+      env: { ASOF_FAULT: 'run:midway:pause', ASOF_FAULT_READY: ready },
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    await waitFor(ready);
+    // What DuckDB writes when it spills (a tiny build never has to): its temp file in the spill folder.
+    const spill = join(spillRoot, `asof-spill-${stampOf(pid)}`);
+    mkdirSync(spill, { recursive: true });
+    writeFileSync(join(spill, 'duckdb_temp_storage_DEFAULT-0.tmp'), Buffer.alloc(64 * 1024));
+    process.kill(pid, 'SIGKILL');
+    const killed = await running;
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(spill)).toBe(true);
+    const next = await runChild(['verify', join(work, 'out', 'u', 'manifest.json')]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(existsSync(spill), `${spill} survived the next command`).toBe(false);
+    expect(readdirSync(spillRoot)).toEqual(['asof-spill-1-1']);
+    expect(readFileSync(join(foreign, 'duckdb_temp_storage_DEFAULT-0.tmp'), 'utf8')).toBe("not asof's");
+    expect(storeLeftovers(join(work, 'out'))).toEqual([]);
+  }, 180_000);
 });

@@ -6,9 +6,9 @@ import type { Manifest } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { finalizeManifest, writeManifest } from './build-manifest.ts';
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
+import { hashFile } from './hash-file.ts';
 import { manifestOutput } from './manifest-output.ts';
 import { openVerifiedManifest } from './open-verified-manifest.ts';
-import { hashFile } from './hash-file.ts';
 import { checkManifest, readManifest } from './verify-manifest.ts';
 
 /** A folder with two listed files and its manifest. */
@@ -117,7 +117,9 @@ describe('openVerifiedManifest', () => {
     expect((await checkManifest(path)).problems).toEqual([
       { path: 'sub/b.txt', problem: 'not a regular file', actual: 'a FIFO (named pipe)' },
     ]);
-    await expect(hashFile(join(root, 'u', 'sub', 'b.txt'))).rejects.toMatchObject({ code: 'NOT_REGULAR_FILE' });
+    await expect(hashFile(join(root, 'u', 'sub', 'b.txt'))).rejects.toMatchObject({
+      code: 'NOT_REGULAR_FILE',
+    });
     rmSync(path);
     execFileSync('mkfifo', [path]);
     expect(() => readManifest(path)).toThrow(/manifest\.json is not a regular file/);

@@ -92,8 +92,7 @@ export class VerifiedManifest {
           // Never a plain open(2): a FIFO in place of a listed file would block it forever (audit 2.12).
           ({ fd, stat } = openRegularFile(file));
         } catch (err) {
-          if (err instanceof NotRegularFileError)
-            problems.push(notRegularProblem(out.path, err.what));
+          if (err instanceof NotRegularFileError) problems.push(notRegularProblem(out.path, err.what));
           else problems.push({ path: out.path, problem: 'missing' });
           continue;
         }

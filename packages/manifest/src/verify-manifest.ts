@@ -147,7 +147,9 @@ export async function checkManifest(
     const st = lstatSync(file);
     if (!st.isFile()) {
       problems.push(
-        st.isSymbolicLink() ? { path: out.path, problem: 'not a file' } : notRegularProblem(out.path, fileTypeWords(st)),
+        st.isSymbolicLink()
+          ? { path: out.path, problem: 'not a file' }
+          : notRegularProblem(out.path, fileTypeWords(st)),
       );
       continue;
     }

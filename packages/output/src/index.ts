@@ -31,6 +31,7 @@ export { type OutputKind, type OutputOptions, type OutputPlan, planOutput } from
 export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 export { makeScratchDir, SCRATCH_PREFIX, scratchPath } from './scratch-dir.ts';
+export { makeSpillDir, SPILL_MARKER, SPILL_PREFIX } from './spill-dir.ts';
 export { isInsideAsofTemp, STORE_DIR, storeOf } from './store-layout.ts';
 export { registryDir, stateDir } from './temp-registry.ts';
 export { type OutputDirOptions, type OutputWork, writeOutputDir } from './write-output-dir.ts';

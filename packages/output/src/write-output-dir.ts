@@ -68,7 +68,9 @@ export async function writeOutputDir<T>(
     // A disk that fills up or turns read-only during the work (audit 13.2b): one line naming the output.
     throw (
       outputIoError(err, op.tmp, (p) =>
-        isSameOrInside(p, op.tmp) ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})` : p,
+        isSameOrInside(p, op.tmp)
+          ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})`
+          : p,
       ) ?? err
     );
   } finally {
