@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { planOutput, writeOutputDir } from '@asof/output';
+import { planOutput, runInterruptibly, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
 import { InputError } from '@asof/schema';
 import { type RunRecord, type ScoringResults, scoreSplit, writeResults } from '@asof/scoring';
@@ -155,6 +155,7 @@ export async function runCommand(args: string[], io: Io): Promise<number> {
       const results = await scoreSplit(manifestPath, [run.path], {
         log,
         scoreStore: store.disabledBecause ? undefined : store,
+        runSync: runInterruptibly,
       });
       results.runs = [run.record];
       writeResults(dir, results);

@@ -12,7 +12,7 @@ export {
   readAsofParquetMetadata,
   type TargetState,
 } from './inspect-output-target.ts';
-export { installSignalCleanup } from './install-signal-cleanup.ts';
+export { installSignalCleanup, onInterrupt, runInterruptibly } from './install-signal-cleanup.ts';
 export {
   fileTypeWords,
   NotRegularFileError,
