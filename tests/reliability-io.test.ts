@@ -318,3 +318,96 @@ describe('spill folders are removed after a kill (issue 52 item 7)', () => {
     expect(storeLeftovers(join(work, 'out'))).toEqual([]);
   }, 180_000);
 });
+
+describe('signals act within a second at any stage (issue 52 item 6)', () => {
+  /**
+   * A build whose sources take seconds of synchronous work (600 synthetic instruments over 21 years: the
+   * default universe's embedded source, three times over), where the probe's Ctrl-C waited 14 s.
+   */
+  function slowPipeline(): string {
+    const path = join(work, 'slow-sources.json');
+    const config = JSON.parse(readFileSync(tiny.pipeline, 'utf8'));
+    config.sources.embedded.synthetic = { seed: 7, start: '2005-01-03', end: '2025-12-31', instruments: 600 };
+    writeFileSync(path, JSON.stringify(config));
+    return path;
+  }
+
+  const registered = () =>
+    existsSync(join(state, 'running')) &&
+    readdirSync(join(state, 'running')).some((n) => n.endsWith('.json'));
+
+  /**
+   * Rebuilds out/u with the slow pipeline and sends `signal` when `ready(stderr)` first holds (then after
+   * `delayMs`); returns the child and the seconds from the signal to its exit.
+   */
+  async function interrupt(
+    signal: NodeJS.Signals,
+    ready: (stderr: string) => boolean,
+    delayMs = 0,
+  ): Promise<{ child: Child; afterSignal: number }> {
+    let pid = 0;
+    let sent = 0;
+    let stderr = '';
+    const poll = setInterval(() => {
+      if (sent || !pid || !ready(stderr)) return;
+      sent = -1;
+      setTimeout(() => {
+        sent = performance.now();
+        process.kill(pid, signal);
+      }, delayMs);
+    }, 20);
+    const child = await runChild(['build', slowPipeline(), '--out', 'out/u'], {
+      deadlineS: 120,
+      onSpawn: (p) => {
+        pid = p;
+      },
+      onStderr: (text) => {
+        stderr = text;
+      },
+    });
+    clearInterval(poll);
+    expect(sent, `the build ended before the signal: ${child.stderr}`).toBeGreaterThan(0);
+    return { child, afterSignal: (performance.now() - sent) / 1000 };
+  }
+
+  it('1.9: SIGINT during the sources, the DuckDB models and the segments stops the build within a second; earlier output intact, temp paths removed', async () => {
+    const before = snapshot(join(work, 'out', 'u'));
+    const stages: [string, (stderr: string) => boolean, number][] = [
+      // The registry entry is written just before the sources start: 0.3 s later they are generating.
+      ['the sources (synchronous generation)', () => registered(), 300],
+      ['the DuckDB models', (e) => /staged [\d,]+ observation rows/.test(e), 0],
+      ['the segments', (e) => /models built, invariants hold/.test(e), 0],
+    ];
+    for (const [stage, ready, delay] of stages) {
+      const { child, afterSignal } = await interrupt('SIGINT', ready, delay);
+      console.log(
+        `1.9: SIGINT during ${stage}: exit ${child.code ?? child.signal} ${afterSignal.toFixed(2)} s after the signal`,
+      );
+      expect(child.hung).toBe(false);
+      expect(child.code, child.stderr).toBe(130);
+      expect(child.stderr).toMatch(/interrupted by SIGINT; temp files removed, earlier outputs unchanged/);
+      expect(child.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      // About a second on a quiet machine; the slack is for a loaded CI machine.
+      expect(afterSignal).toBeLessThan(3);
+      expect(snapshot(join(work, 'out', 'u'))).toEqual(before);
+      expect(storeLeftovers(join(work, 'out'))).toEqual([]);
+    }
+  }, 600_000);
+
+  it('1.9: SIGTERM during the sources ends the build at once; the next command removes what it left', async () => {
+    const before = snapshot(join(work, 'out', 'u'));
+    const { child, afterSignal } = await interrupt('SIGTERM', () => registered(), 300);
+    console.log(
+      `1.9: SIGTERM during the sources: exit ${child.code ?? child.signal} ${afterSignal.toFixed(2)} s after the signal`,
+    );
+    expect(child.hung).toBe(false);
+    // 143 from the handler, or the signal itself while synchronous work runs (SIGTERM's default action).
+    expect(child.code === 143 || child.signal === 'SIGTERM', `${child.code} ${child.signal}`).toBe(true);
+    expect(afterSignal).toBeLessThan(3);
+    expect(snapshot(join(work, 'out', 'u'))).toEqual(before);
+    const next = await runChild(['verify', join(work, 'out', 'u', 'manifest.json')]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(storeLeftovers(join(work, 'out'))).toEqual([]);
+    expect(existsSync(join(state, 'running')) ? readdirSync(join(state, 'running')) : []).toEqual([]);
+  }, 300_000);
+});
