@@ -70,7 +70,7 @@ export async function runSources(
   // interruptibly: Ctrl-C acts at once instead of when the source is done (audit 1.9).
   counted.source('embedded');
   const embedded = src.embedded;
-  if (embedded) runInterruptibly(() => ingestEmbedded(embedded, sink, log));
+  if (embedded) await runInterruptibly(() => ingestEmbedded(embedded, sink, log));
 
   counted.source('edgar');
   if (src.edgar) {
@@ -79,7 +79,7 @@ export async function runSources(
     if (e.synthetic) {
       const synthetic = e.synthetic;
       summaries.push(
-        runInterruptibly(() =>
+        await runInterruptibly(() =>
           ingestSyntheticEdgar(sink, {
             seed: synthetic.seed,
             companies: synthetic.companies,
@@ -114,7 +114,7 @@ export async function runSources(
     const f = src.fred;
     if (f.synthetic) {
       const synthetic = f.synthetic;
-      const s = runInterruptibly(() =>
+      const s = await runInterruptibly(() =>
         ingestSyntheticAlfred(sink, {
           seed: synthetic.seed,
           start: synthetic.start,
@@ -148,13 +148,13 @@ export async function runSources(
     const map = { totalReturn: p.total_return, vendorLagMicros: p.vendor_lag_seconds * 1_000_000 };
     if (p.synthetic) {
       const seed = p.synthetic.seed;
-      const results = runInterruptibly(() => ingestSyntheticPrices(sink, { seed, map }));
+      const results = await runInterruptibly(() => ingestSyntheticPrices(sink, { seed, map }));
       report.priceQuality.push(...summarizePriceQuality({ instruments: results }));
       log(`prices: ${results.length} synthetic Yahoo-format instruments`);
     }
     if (p.raw_dir) {
       const dir = resolve(options.cwd, p.raw_dir);
-      const result = runInterruptibly(() => ingestPricesRawDir(dir, sink, { map }));
+      const result = await runInterruptibly(() => ingestPricesRawDir(dir, sink, { map }));
       report.priceQuality.push(...summarizePriceQuality(result));
       // The format detected per file, so a user sees how each of their files was read.
       for (const f of result.files)
@@ -163,7 +163,7 @@ export async function runSources(
       log(`prices: ${result.instruments.length} instruments from ${dir}`);
     }
     for (const file of p.membership ?? []) {
-      const m = runInterruptibly(() => ingestMembershipCsv(resolve(options.cwd, file), sink, file));
+      const m = await runInterruptibly(() => ingestMembershipCsv(resolve(options.cwd, file), sink, file));
       log(
         `prices: membership of ${m.entities} entities in ${m.universes.join(', ')} from ${file} (${m.shape}, ${m.changes} changes)`,
       );
@@ -191,7 +191,7 @@ export async function runSources(
   counted.source('fredmd');
   if (src.fredmd) {
     const fredmd = src.fredmd;
-    const s = runInterruptibly(() =>
+    const s = await runInterruptibly(() =>
       ingestFredmdRawDir(resolve(options.cwd, fredmd.raw_dir), sink, {
         vintage: fredmd.vintage,
         registry: options.registry,
@@ -205,7 +205,7 @@ export async function runSources(
   counted.source('rtdsm');
   if (src.rtdsm) {
     const rtdsm = src.rtdsm;
-    const s = runInterruptibly(() =>
+    const s = await runInterruptibly(() =>
       ingestRtdsmRawDir(resolve(options.cwd, rtdsm.raw_dir), sink, {
         registry: options.registry,
       }),

@@ -225,7 +225,7 @@ async function computeBaselines(
         }
         const before = { ...loaded.store.guard };
         // ARIMA's and GARCH's fits run for seconds without yielding: Ctrl-C still acts at once (audit 1.9).
-        const out = runInterruptibly(() => forecastModel(loaded, name, forecasters, manifestPath));
+        const out = await runInterruptibly(() => forecastModel(loaded, name, forecasters, manifestPath));
         await parts.append(m, rank, out);
         totals.guard.requests += loaded.store.guard.requests - before.requests;
         totals.guard.rows += loaded.store.guard.rows - before.rows;

@@ -68,16 +68,26 @@ const FN = Symbol.for('asof.runInterruptibly');
 const CALL = new Script(`globalThis[Symbol.for('asof.runInterruptibly')]()`);
 let depth = 0;
 
+/** Two turns of the event loop: a signal that came while JavaScript ran is dispatched to its listener. */
+async function dispatchPendingSignals(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 /**
  * Runs synchronous work that may take seconds (a source generating or parsing its rows) so that a signal
  * still acts at once (audit 1.9: Ctrl-C took 14 s during a build's sources). SIGINT stops the work where it
  * is and runs the same cleanup as the handler (exit 130). SIGTERM, which no watchdog can catch, gets its
  * default action meanwhile: the process ends at once (143) and the next asof command removes its temp
  * paths from the registry, as after a kill. Without installSignalCleanup (a library caller) it is `fn()`.
+ *
+ * It first lets the event loop turn: vm takes the SIGINT listeners off for the run (and this takes the
+ * SIGTERM one), and Node drops a signal still waiting for a listener that is taken off, so one that came
+ * during the JavaScript before (a forecasts file decoded) must be dispatched first.
  */
-export function runInterruptibly<T>(fn: () => T): T {
+export async function runInterruptibly<T>(fn: () => T): Promise<T> {
+  if (!installed || depth > 0) return fn();
+  await dispatchPendingSignals();
   const cleanUpAndExit = installed;
-  if (!cleanUpAndExit || depth > 0) return fn();
   const g = globalThis as unknown as Record<symbol, unknown>;
   g[FN] = fn;
   depth++;

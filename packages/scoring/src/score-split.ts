@@ -38,7 +38,7 @@ export interface ScoreSplitOptions extends ScoreOptions {
    * Runs the long synchronous steps (aligning a forecasts file, scoring the panel: seconds to minutes on a
    * large split). The CLI passes runInterruptibly so Ctrl-C acts at once (audit 1.9). Default: calls it.
    */
-  runSync?: <T>(work: () => T) => T;
+  runSync?: <T>(work: () => T) => Promise<T>;
 }
 
 /**
@@ -147,7 +147,7 @@ async function scoreVerified(
   log: (line: string) => void,
 ): Promise<ScoringResults> {
   const manifest = split.manifest;
-  const runSync = options.runSync ?? (<T>(work: () => T): T => work());
+  const runSync = options.runSync ?? (async <T>(work: () => T): Promise<T> => work());
   const { panel, splitTasks } = await readPanel(split, options, manifestPath, log);
   const tasks =
     options.tasks ??
@@ -193,13 +193,13 @@ async function scoreVerified(
       continue;
     }
     const rows = await readForecasts(path);
-    const aligned = runSync(() => alignForecasts(panel, rows));
+    const aligned = await runSync(() => alignForecasts(panel, rows));
     models.push(...aligned);
     forecasts.push({ path, sha256, bytes, models: aligned.map((m) => m.model) });
     read.push({ sha256, models: aligned.map((m) => m.model) });
     log(`read ${path}: model(s) ${aligned.map((m) => m.model).join(', ')}`);
   }
-  const results = runSync(() =>
+  const results = await runSync(() =>
     scorePanel({
       tasks,
       panel,
