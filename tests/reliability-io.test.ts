@@ -161,6 +161,20 @@ describe('no hangs on special files (issue 52 item 6)', () => {
   }, 120_000);
 });
 
+describe('no hangs on special files: inputs (issue 52 item 6)', () => {
+  it('2.12: a FIFO named as the pipeline is refused at once as bad input (exit 2), never opened blocking', async () => {
+    const fifo = join(work, 'pipeline-fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runChild(['build', fifo, '--out', 'out/from-fifo'], { deadlineS: 30 });
+    console.log(`2.12: asof build of a FIFO pipeline: exit ${r.code} after ${r.seconds.toFixed(2)} s`);
+    expect(r.hung, 'asof build hung on a FIFO pipeline').toBe(false);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/pipeline-fifo\.json is not a regular file \(it is a FIFO/);
+    expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+    expect(existsSync(join(work, 'out', 'from-fifo'))).toBe(false);
+  }, 60_000);
+});
+
 describe('no traces on I/O errors (issue 52 item 7)', () => {
   it('14.1: rebuilding an output on a read-only disk (EROFS at the lock, injected) is one line, exit 1, output intact', async () => {
     const before = snapshot(join(work, 'out'));
