@@ -192,7 +192,7 @@ async function scoreVerified(
       log(`${path}: the scorer's own baselines (${accepted.join(', ')}), found equal before: not read again`);
       continue;
     }
-    const rows = await readForecasts(path);
+    const rows = await readForecasts(path, { runSync });
     const aligned = await runSync(() => alignForecasts(panel, rows));
     models.push(...aligned);
     forecasts.push({ path, sha256, bytes, models: aligned.map((m) => m.model) });
