@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
 import { asOutOfMemory, Duck, physicalMemoryBytes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
-import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
+import { faultPoint, makeSpillDir, type OutputWork, writeOutputDir } from '@asof/output';
 import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
 import {
   type BuildWarning,
@@ -142,8 +142,8 @@ async function buildInto(
     // .work/ folder (with its WAL and spill files), so they go with it however the build ends.
     let spill = join(work.work, 'spill');
     if (config.duckdb.temp_directory) {
-      spill = join(resolve(options.cwd, config.duckdb.temp_directory), `asof-spill-${stampText()}`);
-      work.track(spill);
+      // Named and marked as asof's and registered first: a kill leaves nothing the next command cannot remove.
+      spill = makeSpillDir(resolve(options.cwd, config.duckdb.temp_directory), work.track);
     }
     const physical = physicalMemoryBytes();
     const limitBytes = memoryLimitBytes(config.duckdb.memory_limit, physical);

@@ -121,7 +121,7 @@ export async function verifyCommand(args: string[], io: Io): Promise<number> {
   } else {
     for (const p of problems) {
       io.err(
-        `asof verify: ${p.path}: ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}\n`,
+        `asof verify: ${p.path}: ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : p.actual !== undefined ? ` (it is ${p.actual})` : ''}\n`,
       );
     }
     io.err(`asof verify: ${problems.length} problem(s) in ${path}; rebuild or restore the files\n`);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { physicalMemoryBytes } from '@asof/duck';
+import { NotRegularFileError, readRegularFile } from '@asof/output';
 import {
   InputError,
   MEMORY_LIMIT_MIN,
@@ -22,9 +23,21 @@ export function loadPipeline(path: string): PipelineConfig {
       },
     );
   }
+  let text: string;
+  try {
+    // A FIFO named as the pipeline would block open(2) with no signal handler able to run (audit 2.12).
+    text = readRegularFile(path).toString('utf8');
+  } catch (cause) {
+    if (!(cause instanceof NotRegularFileError)) throw cause;
+    throw new InputError(
+      'PIPELINE_NOT_A_FILE',
+      `${path} is not a regular file (it is ${cause.what}); pass a pipeline .json file (see pipelines/ for examples)`,
+      { context: { file: path }, cause },
+    );
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(text);
   } catch (cause) {
     throw new InputError('PIPELINE_INVALID', `${path}: not valid JSON (${(cause as Error).message})`, {
       context: { file: path },

@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { planOutput, writeOutputDir } from '@asof/output';
+import { planOutput, runInterruptibly, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
 import { AsofError, elapsedStamp, InputError } from '@asof/schema';
 import {
@@ -244,6 +244,7 @@ async function scoreBeforeSwitch(
       log: (line) => options.log(line.split(file).join(outPath)),
       scoreStore: options.store,
       readForecasts: readForecastsFast,
+      runSync: runInterruptibly,
       onSplit: (s) => {
         split = s;
       },

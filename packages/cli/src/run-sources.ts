@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Duck } from '@asof/duck';
 import { createHttpClient } from '@asof/http';
+import { runInterruptibly } from '@asof/output';
 import { AsofError, type AtomicSink, InputError, type PipelineConfig, shownValue } from '@asof/schema';
 import {
   ingestEdgarLive,
@@ -65,21 +66,27 @@ export async function runSources(
   const cacheDir = (dir: string | undefined) =>
     dir ? resolve(options.cwd, dir) : resolve(options.cacheRoot ?? options.cwd, '.asof-cache/http');
   const src = config.sources;
+  // The sources that generate or parse their rows synchronously (seconds each on a large pipeline) run
+  // interruptibly: Ctrl-C acts at once instead of when the source is done (audit 1.9).
   counted.source('embedded');
-  if (src.embedded) ingestEmbedded(src.embedded, sink, log);
+  const embedded = src.embedded;
+  if (embedded) await runInterruptibly(() => ingestEmbedded(embedded, sink, log));
 
   counted.source('edgar');
   if (src.edgar) {
     const e = src.edgar;
     const summaries = [];
     if (e.synthetic) {
+      const synthetic = e.synthetic;
       summaries.push(
-        ingestSyntheticEdgar(sink, {
-          seed: e.synthetic.seed,
-          companies: e.synthetic.companies,
-          firstFiscalYear: e.synthetic.first_fiscal_year,
-          fiscalYears: e.synthetic.fiscal_years,
-        }),
+        await runInterruptibly(() =>
+          ingestSyntheticEdgar(sink, {
+            seed: synthetic.seed,
+            companies: synthetic.companies,
+            firstFiscalYear: synthetic.first_fiscal_year,
+            fiscalYears: synthetic.fiscal_years,
+          }),
+        ),
       );
     }
     if (e.raw_dir) summaries.push(await ingestEdgarRawDir(resolve(options.cwd, e.raw_dir), sink));
@@ -106,12 +113,15 @@ export async function runSources(
   if (src.fred) {
     const f = src.fred;
     if (f.synthetic) {
-      const s = ingestSyntheticAlfred(sink, {
-        seed: f.synthetic.seed,
-        start: f.synthetic.start,
-        end: f.synthetic.end,
-        count: f.synthetic.count,
-      });
+      const synthetic = f.synthetic;
+      const s = await runInterruptibly(() =>
+        ingestSyntheticAlfred(sink, {
+          seed: synthetic.seed,
+          start: synthetic.start,
+          end: synthetic.end,
+          count: synthetic.count,
+        }),
+      );
       log(`fred: ${s.series.length} synthetic ALFRED series`);
     }
     if (f.raw_dir) {
@@ -137,13 +147,14 @@ export async function runSources(
     const p = src.prices;
     const map = { totalReturn: p.total_return, vendorLagMicros: p.vendor_lag_seconds * 1_000_000 };
     if (p.synthetic) {
-      const results = ingestSyntheticPrices(sink, { seed: p.synthetic.seed, map });
+      const seed = p.synthetic.seed;
+      const results = await runInterruptibly(() => ingestSyntheticPrices(sink, { seed, map }));
       report.priceQuality.push(...summarizePriceQuality({ instruments: results }));
       log(`prices: ${results.length} synthetic Yahoo-format instruments`);
     }
     if (p.raw_dir) {
       const dir = resolve(options.cwd, p.raw_dir);
-      const result = ingestPricesRawDir(dir, sink, { map });
+      const result = await runInterruptibly(() => ingestPricesRawDir(dir, sink, { map }));
       report.priceQuality.push(...summarizePriceQuality(result));
       // The format detected per file, so a user sees how each of their files was read.
       for (const f of result.files)
@@ -152,7 +163,7 @@ export async function runSources(
       log(`prices: ${result.instruments.length} instruments from ${dir}`);
     }
     for (const file of p.membership ?? []) {
-      const m = ingestMembershipCsv(resolve(options.cwd, file), sink, file);
+      const m = await runInterruptibly(() => ingestMembershipCsv(resolve(options.cwd, file), sink, file));
       log(
         `prices: membership of ${m.entities} entities in ${m.universes.join(', ')} from ${file} (${m.shape}, ${m.changes} changes)`,
       );
@@ -179,10 +190,13 @@ export async function runSources(
 
   counted.source('fredmd');
   if (src.fredmd) {
-    const s = ingestFredmdRawDir(resolve(options.cwd, src.fredmd.raw_dir), sink, {
-      vintage: src.fredmd.vintage,
-      registry: options.registry,
-    });
+    const fredmd = src.fredmd;
+    const s = await runInterruptibly(() =>
+      ingestFredmdRawDir(resolve(options.cwd, fredmd.raw_dir), sink, {
+        vintage: fredmd.vintage,
+        registry: options.registry,
+      }),
+    );
     log(
       `fredmd: ${s.series.length} series from ${s.files} vintage files (${s.vintages[0] ?? '-'} … ${s.vintages.at(-1) ?? '-'}), ` +
         `${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals), ${s.unmapped.length} series not in the taxonomy`,
@@ -190,9 +204,12 @@ export async function runSources(
   }
   counted.source('rtdsm');
   if (src.rtdsm) {
-    const s = ingestRtdsmRawDir(resolve(options.cwd, src.rtdsm.raw_dir), sink, {
-      registry: options.registry,
-    });
+    const rtdsm = src.rtdsm;
+    const s = await runInterruptibly(() =>
+      ingestRtdsmRawDir(resolve(options.cwd, rtdsm.raw_dir), sink, {
+        registry: options.registry,
+      }),
+    );
     log(
       `rtdsm: ${s.series.length} series from ${s.files} files, ${s.observations} rows (${s.revisions} revisions, ${s.withdrawals} withdrawals)`,
     );

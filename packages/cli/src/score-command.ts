@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { faultPoint, writeOutputDir } from '@asof/output';
+import { faultPoint, runInterruptibly, writeOutputDir } from '@asof/output';
 import { readRunRecords } from '@asof/runner';
 import { elapsedStamp, InputError } from '@asof/schema';
 import {
@@ -180,6 +180,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
         window: window as ScoringWindow | undefined,
         scoreStore: store?.disabledBecause ? undefined : store,
         readForecasts: readForecastsFast,
+        runSync: runInterruptibly,
         log,
       });
       // Forecasts written by asof run carry their run record (guard checks, command, hashes): keep it.

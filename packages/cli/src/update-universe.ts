@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { vendorRestatementWarnings } from '@asof/diff';
 import { BIGINT, BOOLEAN, Duck, listValue, VARCHAR } from '@asof/duck';
 import { manifestOutput, openVerifiedManifest, type VerifiedManifest, writeManifest } from '@asof/manifest';
-import { faultPoint, type OutputWork, stampText, writeOutputDir } from '@asof/output';
+import { faultPoint, makeSpillDir, type OutputWork, writeOutputDir } from '@asof/output';
 import { SEGMENTS_TABLE_SPEC } from '@asof/patterns';
 import {
   AsofError,
@@ -282,8 +282,8 @@ async function updateInto(
   const { config, registry, old, step } = ctx;
   let spill = join(work.work, 'spill');
   if (config.duckdb.temp_directory) {
-    spill = join(resolve(ctx.cwd, config.duckdb.temp_directory), `asof-spill-${stampText()}`);
-    work.track(spill);
+    // Named and marked as asof's and registered first: a kill leaves nothing the next command cannot remove.
+    spill = makeSpillDir(resolve(ctx.cwd, config.duckdb.temp_directory), work.track);
   }
   const duck = await Duck.open({
     threads: config.duckdb.threads,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
 import { BIGINT, Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
-import { ASOF_PARQUET_KEY, faultPoint, writeOutputFile } from '@asof/output';
+import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
 import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   BASELINE_MODELS,
@@ -225,7 +225,8 @@ async function computeBaselines(
           totals.series += new Set(loaded.tasks.map((t) => t.series_id)).size;
         }
         const before = { ...loaded.store.guard };
-        const out = forecastModel(loaded, name, forecasters, manifestPath);
+        // ARIMA's and GARCH's fits run for seconds without yielding: Ctrl-C still acts at once (audit 1.9).
+        const out = await runInterruptibly(() => forecastModel(loaded, name, forecasters, manifestPath));
         await parts.append(m, rank, out);
         totals.guard.requests += loaded.store.guard.requests - before.requests;
         totals.guard.rows += loaded.store.guard.rows - before.rows;

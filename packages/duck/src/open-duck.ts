@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { scratchPath } from '@asof/output';
+import { onInterrupt, scratchPath } from '@asof/output';
 import { AsofError, DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_MIN, memoryLimitBytes } from '@asof/schema';
 import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { nodeApi } from './node-api.ts';
@@ -116,6 +116,9 @@ export function asOutOfMemory(err: unknown, limit: MemoryLimitSetting): unknown 
 
 /** A DuckDB instance with one connection, TimeZone UTC whatever the machine's. The only code in asof that touches @duckdb/node-api. */
 export class Duck {
+  /** Unregisters this connection from the signal handler's interrupts. */
+  private readonly forgetInterrupt: () => void;
+
   private constructor(
     readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
@@ -123,7 +126,11 @@ export class Duck {
     private readonly ownsInstance = true,
     private readonly disposeScratch: () => void = () => {},
     readonly memoryLimit: MemoryLimitSetting = { field: 'the memory limit', value: undefined },
-  ) {}
+  ) {
+    // Ctrl-C during a long query (a build's models, a split's COPY) stops the query at once instead of
+    // letting it write on into a temp folder the handler is removing (audit 1.9).
+    this.forgetInterrupt = onInterrupt(() => connection.interrupt());
+  }
 
   /**
    * A second connection to the same database: its queries run concurrently with this one's (e.g. a
@@ -363,6 +370,7 @@ export class Duck {
   }
 
   close(): void {
+    this.forgetInterrupt();
     this.connection.closeSync();
     if (this.ownsInstance) {
       this.instance.closeSync();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,9 +6,10 @@ import type { Manifest } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { finalizeManifest, writeManifest } from './build-manifest.ts';
 import { canonicalJson, sha256Hex } from './canonical-json.ts';
+import { hashFile } from './hash-file.ts';
 import { manifestOutput } from './manifest-output.ts';
 import { openVerifiedManifest } from './open-verified-manifest.ts';
-import { checkManifest } from './verify-manifest.ts';
+import { checkManifest, readManifest } from './verify-manifest.ts';
 
 /** A folder with two listed files and its manifest. */
 async function writeDataset(dir: string, a = 'alpha', b = 'beta'): Promise<string> {
@@ -100,5 +102,27 @@ describe('openVerifiedManifest', () => {
     const path = await writeDataset(join(root, 'out', '.asof', 'u', 'tmp-123-456-abcdef01'));
     await expect(openVerifiedManifest(path)).rejects.toMatchObject({ code: 'MANIFEST_IN_TEMP' });
     await expect(checkManifest(path)).rejects.toMatchObject({ code: 'MANIFEST_IN_TEMP' });
+  });
+
+  it('a FIFO in place of a listed file, or of the manifest, is refused at once, never opened blocking', async () => {
+    const root = scratch();
+    const path = await writeDataset(join(root, 'u'));
+    rmSync(join(root, 'u', 'sub', 'b.txt'));
+    // No writer ever opens it: a blocking open(2) would wait forever and this test would time out.
+    execFileSync('mkfifo', [join(root, 'u', 'sub', 'b.txt')]);
+    const started = performance.now();
+    await expect(openVerifiedManifest(path)).rejects.toThrow(
+      /sub\/b\.txt is not a regular file \(it is a FIFO \(named pipe\)\)/,
+    );
+    expect((await checkManifest(path)).problems).toEqual([
+      { path: 'sub/b.txt', problem: 'not a regular file', actual: 'a FIFO (named pipe)' },
+    ]);
+    await expect(hashFile(join(root, 'u', 'sub', 'b.txt'))).rejects.toMatchObject({
+      code: 'NOT_REGULAR_FILE',
+    });
+    rmSync(path);
+    execFileSync('mkfifo', [path]);
+    expect(() => readManifest(path)).toThrow(/manifest\.json is not a regular file/);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

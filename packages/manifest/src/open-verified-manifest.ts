@@ -1,20 +1,13 @@
-import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  fstatSync,
-  openSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { closeSync, existsSync, fstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { NotRegularFileError, openRegularFile } from '@asof/output';
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { sha256Hex } from './canonical-json.ts';
+import { hashDescriptor } from './hash-file.ts';
 import {
   datasetIdProblems,
   ManifestVerifyError,
+  notRegularProblem,
   parseManifestBytes,
   readManifestBytes,
   refuseTempManifest,
@@ -41,16 +34,6 @@ interface Held {
 }
 
 const PROC_FD = existsSync('/proc/self/fd');
-
-async function hashDescriptor(fd: number): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream('', { fd, start: 0, autoClose: false })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), bytes };
-}
 
 /** Same inode, size and mtime: what an in-place write changes. */
 function sameContentStat(a: Stats, b: Stats): boolean {
@@ -104,16 +87,13 @@ export class VerifiedManifest {
         }
         const file = join(dir, rel);
         let fd: number;
+        let stat: Stats;
         try {
-          fd = openSync(file, 'r');
-        } catch {
-          problems.push({ path: out.path, problem: 'missing' });
-          continue;
-        }
-        const stat = fstatSync(fd);
-        if (!stat.isFile()) {
-          closeSync(fd);
-          problems.push({ path: out.path, problem: 'not a file' });
+          // Never a plain open(2): a FIFO in place of a listed file would block it forever (audit 2.12).
+          ({ fd, stat } = openRegularFile(file));
+        } catch (err) {
+          if (err instanceof NotRegularFileError) problems.push(notRegularProblem(out.path, err.what));
+          else problems.push({ path: out.path, problem: 'missing' });
           continue;
         }
         held.push({

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { isInsideAsofTemp } from '@asof/output';
+import { fileTypeWords, isInsideAsofTemp, NotRegularFileError, readRegularFile } from '@asof/output';
 import { AsofError, InputError, Manifest, zodInputError } from '@asof/schema';
 import { computeDatasetId } from './build-manifest.ts';
 import { hashFile } from './hash-file.ts';
@@ -14,6 +14,7 @@ export interface VerifyProblem {
     | 'dataset_id'
     | 'outside'
     | 'not a file'
+    | 'not a regular file'
     | 'not listed'
     | 'changed while read';
   expected?: string | number;
@@ -28,9 +29,10 @@ export class ManifestVerifyError extends AsofError {
     super(
       'MANIFEST_MISMATCH',
       `${manifestPath}: ${problems.length} problem(s): ${problems
-        .map(
-          (p) =>
-            `${p.path} ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}`,
+        .map((p) =>
+          p.problem === 'not a regular file'
+            ? `${p.path} is not a regular file (it is ${p.actual})`
+            : `${p.path} ${p.problem}${p.expected !== undefined ? ` (expected ${p.expected}, got ${p.actual ?? 'nothing'})` : ''}`,
         )
         .join(
           '; ',
@@ -54,7 +56,17 @@ export function readManifestBytes(path: string, label: string = path): Buffer {
       { context: { file: path } },
     );
   }
-  return readFileSync(path);
+  return readRegularFile(path, label);
+}
+
+/**
+ * The problem of a listed path that is not a regular file: a folder is 'not a file' (as before); a FIFO,
+ * socket or device is 'not a regular file', with what it is.
+ */
+export function notRegularProblem(path: string, what: string): VerifyProblem {
+  return what === 'a folder'
+    ? { path, problem: 'not a file' }
+    : { path, problem: 'not a regular file', actual: what };
 }
 
 /** Parses and validates manifest bytes. */
@@ -134,11 +146,25 @@ export async function checkManifest(
       problems.push({ path: out.path, problem: 'missing' });
       continue;
     }
-    if (!lstatSync(file).isFile()) {
-      problems.push({ path: out.path, problem: 'not a file' });
+    const st = lstatSync(file);
+    if (!st.isFile()) {
+      problems.push(
+        st.isSymbolicLink()
+          ? { path: out.path, problem: 'not a file' }
+          : notRegularProblem(out.path, fileTypeWords(st)),
+      );
       continue;
     }
-    const { sha256, bytes } = await hashFile(file);
+    let hashed: { sha256: string; bytes: number };
+    try {
+      hashed = await hashFile(file);
+    } catch (err) {
+      // Replaced by a FIFO or a device between the lstat and the open.
+      if (!(err instanceof NotRegularFileError)) throw err;
+      problems.push(notRegularProblem(out.path, err.what));
+      continue;
+    }
+    const { sha256, bytes } = hashed;
     if (bytes !== out.bytes)
       problems.push({ path: out.path, problem: 'bytes', expected: out.bytes, actual: bytes });
     else if (sha256 !== out.sha256)

@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
  * switch:before-link, switch:moved-previous, switch:before-cleanup. With
  * ASOF_FAULT=<point> the process kills itself with SIGKILL there; with ASOF_FAULT=<point>:pause it writes
  * the file ASOF_FAULT_READY and waits, so a test can send it a signal at exactly that point. Without
- * ASOF_FAULT this is a no-op.
+ * ASOF_FAULT this is a no-op. The I/O-error hooks (`probe:<ERRNO>`, `write:lock:<ERRNO>`,
+ * `output:produced:<ERRNO>`) are in output-io-error.ts.
  */
 export async function faultPoint(point: string): Promise<void> {
   const fault = process.env.ASOF_FAULT;

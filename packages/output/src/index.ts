@@ -12,12 +12,26 @@ export {
   readAsofParquetMetadata,
   type TargetState,
 } from './inspect-output-target.ts';
-export { installSignalCleanup } from './install-signal-cleanup.ts';
+export { installSignalCleanup, onInterrupt, runInterruptibly } from './install-signal-cleanup.ts';
+export {
+  fileTypeWords,
+  NotRegularFileError,
+  openRegularFile,
+  readRegularFile,
+} from './open-regular-file.ts';
 export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
+export {
+  checkOutputWritable,
+  faultErrno,
+  isNamedIoError,
+  OutputIoError,
+  outputIoError,
+} from './output-io-error.ts';
 export { type OutputKind, type OutputOptions, type OutputPlan, planOutput } from './plan-output.ts';
 export { isProcessAlive, type ProcessStamp, parseStamp, processStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 export { makeScratchDir, SCRATCH_PREFIX, scratchPath } from './scratch-dir.ts';
+export { makeSpillDir, SPILL_MARKER, SPILL_PREFIX } from './spill-dir.ts';
 export { isInsideAsofTemp, STORE_DIR, storeOf } from './store-layout.ts';
 export { registryDir, stateDir } from './temp-registry.ts';
 export { type OutputDirOptions, type OutputWork, writeOutputDir } from './write-output-dir.ts';

@@ -1,15 +1,7 @@
-import {
-  closeSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  readSync,
-} from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
+import { openRegularFile, readRegularFile } from './open-regular-file.ts';
 import { linkTextOf, STORE_DIR } from './store-layout.ts';
 
 /** The key of the Parquet key-value metadata entry that marks a file asof wrote (its value is JSON). */
@@ -34,7 +26,8 @@ export type TargetState =
 
 function readJson(path: string): Record<string, unknown> | null {
   try {
-    const v = JSON.parse(readFileSync(path, 'utf8'));
+    // A FIFO in place of a manifest would block open(2) forever (audit 2.12): regular files only.
+    const v = JSON.parse(readRegularFile(path).toString('utf8'));
     return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -81,7 +74,7 @@ export function outputKindOf(dir: string): string | null {
 export function readAsofParquetMetadata(path: string): Record<string, unknown> | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularFile(path).fd;
     const size = fstatSync(fd).size;
     if (size < 12) return null;
     const tail = Buffer.alloc(8);
@@ -109,7 +102,7 @@ export const ASOF_HTML_GENERATOR = 'asof report';
 export function isAsofHtmlFile(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularFile(path).fd;
     const head = Buffer.alloc(2048);
     const n = readSync(fd, head, 0, head.length, 0);
     const text = head.toString('utf8', 0, n);

@@ -1,6 +1,8 @@
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from './open-regular-file.ts';
 import { OutputBusyError } from './output-errors.ts';
+import { faultErrno, outputIoError } from './output-io-error.ts';
 import { isProcessAlive, processStamp } from './process-stamp.ts';
 
 interface LockRecord {
@@ -12,7 +14,7 @@ interface LockRecord {
 
 function readLock(path: string): LockRecord | null {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockRecord;
+    return JSON.parse(readRegularFile(path).toString('utf8')) as LockRecord;
   } catch {
     return null;
   }
@@ -36,7 +38,13 @@ export function acquireOutputLock(
     // Written whole under a private name, then hard-linked into place: link() fails when the lock exists,
     // and a reader never sees a half-written lock.
     const mine = `${path}.${me.pid}-${me.start}`;
-    writeFileSync(mine, JSON.stringify(record));
+    try {
+      faultErrno('write:lock', mine);
+      writeFileSync(mine, JSON.stringify(record));
+    } catch (err) {
+      // A read-only or full disk (audit 14.1): one line naming the lock and the cause, before any work.
+      throw outputIoError(err, mine, () => `${target} (its lock ${path})`) ?? err;
+    }
     try {
       linkSync(mine, path);
       rmSync(mine, { force: true });
@@ -46,7 +54,8 @@ export function acquireOutputLock(
       };
     } catch (err) {
       rmSync(mine, { force: true });
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw outputIoError(err, path, () => `${target} (its lock ${path})`) ?? err;
     }
     const holder = readLock(path);
     if (holder && isProcessAlive(holder)) {

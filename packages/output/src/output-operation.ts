@@ -2,6 +2,7 @@ import { lstatSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cleanStore, removeEmptyStore } from './clean-store.ts';
 import { OutputRefusedError } from './output-errors.ts';
+import { outputIoError } from './output-io-error.ts';
 import { acquireOutputLock } from './output-lock.ts';
 import type { OutputPlan } from './plan-output.ts';
 import { tmpName, WORK_DIR } from './store-layout.ts';
@@ -50,6 +51,8 @@ function makeStore(plan: OutputPlan): void {
         { context: { file: plan.store } },
       );
     }
+    const io = outputIoError(cause, plan.store, () => `--out ${plan.requested} (its store ${plan.store})`);
+    if (io) throw io;
     throw new OutputRefusedError(
       'OUTPUT_NOT_WRITABLE',
       `--out ${plan.requested}: cannot create ${plan.store} (${(cause as NodeJS.ErrnoException).code}); choose a folder you can write to`,
@@ -91,7 +94,12 @@ export class OutputOperation {
     this.tmp = join(plan.store, tmpName());
     this.work = join(this.tmp, WORK_DIR);
     this.entry.addPath(this.tmp);
-    mkdirSync(this.work, { recursive: true });
+    try {
+      mkdirSync(this.work, { recursive: true });
+    } catch (err) {
+      this.end();
+      throw outputIoError(err, this.tmp, () => `--out ${plan.requested} (its temp folder)`) ?? err;
+    }
   }
 
   /** Registers another temp path this operation made (removed with it, or by the next command if killed). */

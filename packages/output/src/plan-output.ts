@@ -1,6 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
 import { inspectOutputTarget, type TargetState } from './inspect-output-target.ts';
 import { OutputRefusedError } from './output-errors.ts';
+import { checkOutputWritable } from './output-io-error.ts';
 import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 import { STORE_DIR, storeOf } from './store-layout.ts';
 import { STORE_MARKER, storeContainerProblem } from './store-owner.ts';
@@ -66,12 +67,15 @@ function describe(path: string, requested: string): string {
  * path, absolute or relative, resolved with realpath first; replaced only when absent, empty, or written
  * by asof; never one of the command's inputs, inside one, or around one. Throws OutputRefusedError
  * (exit 2) naming the path and what is in it. Runs before any work, and again just before the switch.
+ * Before the work (`probe`, the default) it also checks that the output's folder can be written and its disk
+ * is not full (OutputIoError, exit 1): a read-only or full disk is found before the work, not after it.
  */
 export function planOutput(
   requested: string,
   kind: 'dir' | 'file',
   options: OutputOptions,
   cwd: string = process.cwd(),
+  { probe = true }: { probe?: boolean } = {},
 ): OutputPlan {
   const flag = options.flag ?? '--out';
   const abs = resolve(cwd, requested);
@@ -123,6 +127,7 @@ export function planOutput(
       { context: { file: target, value: requested } },
     );
   }
+  if (probe) checkOutputWritable(target, flag, requested);
   return { kind, requested, target, store, state };
 }
 

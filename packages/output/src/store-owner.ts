@@ -1,15 +1,9 @@
-import {
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isAsofOutputDir } from './inspect-output-target.ts';
+import { readRegularFile } from './open-regular-file.ts';
 import { isProcessAlive, processStamp } from './process-stamp.ts';
+import { SPILL_PREFIX, spillDirProblem } from './spill-dir.ts';
 import { STORE_DIR, stampOfStoreEntry, storeOf } from './store-layout.ts';
 
 /**
@@ -30,7 +24,7 @@ const STORE_ENTRY = /^(?:lock|lock\.\d+-\d+|tmp-\d+-\d+-[^/]+|link-\d+-\d+-[^/]+
 function hasMarker(container: string): boolean {
   try {
     if (!lstatSync(join(container, STORE_MARKER)).isFile()) return false;
-    return JSON.parse(readFileSync(join(container, STORE_MARKER), 'utf8'))?.asof_store === 1;
+    return JSON.parse(readRegularFile(join(container, STORE_MARKER)).toString('utf8'))?.asof_store === 1;
   } catch {
     return false;
   }
@@ -111,10 +105,13 @@ export function storeProblem(store: string): string | null {
 /**
  * Why the start-up cleanup may not remove `path`, named by a dead process's registry entry, or null when
  * it may: it must be, as written (no `..`, no symlink on the way), a `tmp-…`/`link-…` entry of a store
- * asof made, stamped by a process that is no longer running.
+ * asof made, stamped by a process that is no longer running — or a spill folder such a process made
+ * (spill-dir.ts).
  */
 export function cleanupPathProblem(path: string): string | null {
   if (resolve(path) !== path) return 'is not a normalised absolute path';
+  // A DuckDB spill folder in a pipeline's temp_directory (audit 4.13): marked and named by its process.
+  if (basename(path).startsWith(SPILL_PREFIX)) return spillDirProblem(path);
   const stamp = stampOfStoreEntry(basename(path));
   if (!stamp) return "is not an asof temp folder's name (tmp-<pid>-<start>-…)";
   if (isProcessAlive(stamp)) return 'belongs to a running process';

@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFile } from './open-regular-file.ts';
 import { isProcessAlive, parseStamp, processStamp, stampText } from './process-stamp.ts';
 
 /**
@@ -86,7 +87,7 @@ export function staleRegistryRecords(): { file: string; record: RegistryRecord }
     const file = join(registryDir(), name);
     let record: RegistryRecord = { command: '?', ...stamp, paths: [], stores: [] };
     try {
-      if (name.endsWith('.json')) record = JSON.parse(readFileSync(file, 'utf8'));
+      if (name.endsWith('.json')) record = JSON.parse(readRegularFile(file).toString('utf8'));
     } catch {
       // A half-written entry still names a dead process; its paths are found by the store scan.
     }

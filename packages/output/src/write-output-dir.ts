@@ -1,10 +1,12 @@
 import { renameSync, rmdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { cleanStaleTemps } from './clean-stale-temps.ts';
 import { cleanStore, switchLink } from './clean-store.ts';
 import { faultPoint } from './fault-point.ts';
+import { faultErrno, outputIoError } from './output-io-error.ts';
 import { OutputOperation } from './output-operation.ts';
 import { type OutputOptions, planOutput } from './plan-output.ts';
+import { isSameOrInside } from './resolve-real-path.ts';
 import { generationName } from './store-layout.ts';
 
 export interface OutputWork {
@@ -41,11 +43,12 @@ export async function writeOutputDir<T>(
   try {
     await faultPoint('output:started');
     const value = await produce({ dir: op.tmp, work: op.work, track: (p) => op.track(p) });
+    faultErrno('output:produced', join(op.tmp, 'results.json'));
     await faultPoint('output:produced');
     rmSync(op.work, { recursive: true, force: true, maxRetries: 3 });
     await options.beforeSwitch?.(value);
     // What is at the path may have changed during the work: check again, just before the switch.
-    const now = planOutput(requested, 'dir', options, options.cwd);
+    const now = planOutput(requested, 'dir', options, options.cwd, { probe: false });
     await faultPoint('switch:before-generation');
     const generation = generationName(options.label?.(value));
     renameSync(op.tmp, join(plan.store, generation));
@@ -62,7 +65,14 @@ export async function writeOutputDir<T>(
     return { value, path: plan.target };
   } catch (err) {
     op.abort();
-    throw err;
+    // A disk that fills up or turns read-only during the work (audit 13.2b): one line naming the output.
+    throw (
+      outputIoError(err, op.tmp, (p) =>
+        isSameOrInside(p, op.tmp)
+          ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})`
+          : p,
+      ) ?? err
+    );
   } finally {
     op.end();
   }

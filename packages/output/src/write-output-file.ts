@@ -1,11 +1,12 @@
 import { renameSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { cleanStaleTemps } from './clean-stale-temps.ts';
 import { faultPoint } from './fault-point.ts';
 import { OutputRefusedError } from './output-errors.ts';
+import { faultErrno, outputIoError } from './output-io-error.ts';
 import { OutputOperation } from './output-operation.ts';
 import { type OutputOptions, planOutput } from './plan-output.ts';
-import { resolveRealPath } from './resolve-real-path.ts';
+import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
 
 export interface OutputFileOptions extends OutputOptions {
   /** Files listed by the manifests the command read: the output never overwrites one. */
@@ -42,17 +43,25 @@ export async function writeOutputFile<T>(
     const file = join(op.tmp, basename(plan.target));
     await faultPoint('output:started');
     const value = await produce({ file, work: op.work, track: (p) => op.track(p) });
+    faultErrno('output:produced', file);
     await faultPoint('output:produced');
     rmSync(op.work, { recursive: true, force: true, maxRetries: 3 });
     await options.beforeSwitch?.();
-    planOutput(requested, 'file', options, options.cwd);
+    planOutput(requested, 'file', options, options.cwd, { probe: false });
     await faultPoint('switch:before-rename');
     renameSync(file, plan.target);
     await faultPoint('switch:before-cleanup');
     return { value, path: plan.target };
   } catch (err) {
     op.abort();
-    throw err;
+    // A disk that fills up or turns read-only during the work (audit 13.2b): one line naming the output.
+    throw (
+      outputIoError(err, op.tmp, (p) =>
+        isSameOrInside(p, op.tmp)
+          ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})`
+          : p,
+      ) ?? err
+    );
   } finally {
     op.end();
   }

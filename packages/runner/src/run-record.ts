@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, readSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { readAsofParquetMetadata } from '@asof/output';
+import { openRegularFile, readAsofParquetMetadata } from '@asof/output';
 import { InputError } from '@asof/schema';
 import { RunRecord } from '@asof/scoring';
 
@@ -14,7 +14,7 @@ export interface CommandFile {
 
 function hashPath(path: string): { sha256: string; bytes: number } {
   const hash = createHash('sha256');
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularFile(path);
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     let bytes = 0;

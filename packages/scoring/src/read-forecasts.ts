@@ -51,11 +51,17 @@ export async function checkForecastsReadable(
  * optional quantile columns `q0.05`… or sample columns `s1`…`sN`. A CSV is streamed (a file of any size;
  * numbers go straight into typed arrays, text columns are dictionary-coded). Checks the path, the header
  * and that there are rows here; values are checked against the task set by `alignForecasts`, which names
- * the file row of any bad value.
+ * the file row of any bad value. `runSync` runs the long synchronous step of a Parquet file (its columns
+ * coded and converted: seconds for millions of rows), as in ScoreSplitOptions.
  */
-export async function readForecasts(path: string): Promise<ForecastTable> {
+export async function readForecasts(
+  path: string,
+  options: { runSync?: <T>(work: () => T) => Promise<T> } = {},
+): Promise<ForecastTable> {
   checkIsFile(path);
-  return formatOf(path) === 'parquet' ? readParquetForecasts(path) : readCsvForecasts(path);
+  return formatOf(path) === 'parquet'
+    ? readParquetForecasts(path, options.runSync ?? (async (work) => work()))
+    : readCsvForecasts(path);
 }
 
 function formatOf(path: string): ForecastsFormat {
@@ -349,9 +355,20 @@ async function parquetFooter(path: string): Promise<{ columns: string[]; rows: n
   }
 }
 
-async function readParquetForecasts(path: string): Promise<ForecastTable> {
+async function readParquetForecasts(
+  path: string,
+  runSync: <T>(work: () => T) => Promise<T>,
+): Promise<ForecastTable> {
   // Column-wise read: a 17M-row file must not become 17M row objects.
   const { rows, columns } = await readParquetColumns(path);
+  return runSync(() => codeParquetForecasts(path, rows, columns));
+}
+
+function codeParquetForecasts(
+  path: string,
+  rows: number,
+  columns: Record<string, ArrayLike<unknown>>,
+): ForecastTable {
   const header = Object.keys(columns);
   checkHeader(path, header);
   if (rows === 0) throw headerOnly(path, 'has a schema but 0 rows');
