@@ -7,6 +7,7 @@ import { faultPoint, makeSpillDir, type OutputWork, writeOutputDir } from '@asof
 import { buildSegments, CharacteristicsPool, SEGMENTS_TABLE_SPEC, WORKERS_FROM_ROWS } from '@asof/patterns';
 import {
   type BuildWarning,
+  elapsedStamp,
   type IngestAccounting,
   type Manifest,
   type ManifestOutput,
@@ -14,7 +15,6 @@ import {
   type PipelineConfig,
   type RawInput,
 } from '@asof/schema';
-import { elapsedStamp } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,

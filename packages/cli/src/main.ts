@@ -120,16 +120,30 @@ export async function runCli(argv: string[], io: Io, startedAt: number = perform
     const command = await load();
     return await command(rest, io);
   } catch (err) {
-    if (err instanceof AsofError) return fail(err, err.exitCode, `asof ${name}: ${err.message}
-`);
+    if (err instanceof AsofError)
+      return fail(
+        err,
+        err.exitCode,
+        `asof ${name}: ${err.message}
+`,
+      );
     // A disk that is read-only or full, or a folder asof may not write, wherever it is met: one line naming
     // the path, the cause and the fix, never a stack trace (audit 14.1, 13.2b). A missing file is left to
     // the trace: here asof cannot tell a write's missing folder from a bug.
     const ioError = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? null : outputIoError(err);
-    if (ioError) return fail(ioError, 1, `asof ${name}: ${ioError.message}
-`);
-    return fail(err, 1, `asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}
-`);
+    if (ioError)
+      return fail(
+        ioError,
+        1,
+        `asof ${name}: ${ioError.message}
+`,
+      );
+    return fail(
+      err,
+      1,
+      `asof ${name}: unexpected failure: ${(err as Error).stack ?? String(err)}
+`,
+    );
   }
 }
 
