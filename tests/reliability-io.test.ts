@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { sandboxAvailable } from '@asof/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO, SCRATCH, snapshot } from './helpers.ts';
 import { privateCopy, type TinyFixture, tinyFixture } from './shared-fixtures.ts';
@@ -213,6 +214,47 @@ describe('no traces on I/O errors (issue 52 item 7)', () => {
       expect(readdirSync(join(work, 'ro'))).toEqual([]);
     }
   });
+
+  // A real read-only file system, as root too (chmod does not stop root, and CI runs as root): bubblewrap
+  // binds the folder read-only for the asof process alone. Required in CI (.ci/run installs bubblewrap).
+  const bwrap = sandboxAvailable();
+  const requireBwrap = process.env.CI === 'true' || process.env.ASOF_TEST_REQUIRE_SANDBOX === '1';
+  it.skipIf(!bwrap.ok && !requireBwrap)(
+    `14.1: rebuilding an output on a real read-only mount (bubblewrap --ro-bind) is one line, exit 1, the output kept${bwrap.ok ? '' : ` (skipped: ${bwrap.why})`}`,
+    async () => {
+      expect(bwrap.ok, bwrap.ok ? '' : bwrap.why).toBe(true);
+      const ro = join(work, 'ro-mount');
+      mkdirSync(ro, { recursive: true });
+      const built = await run('build', tiny.pipeline, '--out', 'ro-mount/u');
+      expect(built.code, built.stderr).toBe(0);
+      const before = snapshot(ro);
+      const r = spawnSync(
+        'bwrap',
+        [
+          '--dev-bind',
+          '/',
+          '/',
+          '--ro-bind',
+          ro,
+          ro,
+          '--',
+          process.execPath,
+          BIN,
+          'build',
+          tiny.pipeline,
+          '--out',
+          'ro-mount/u',
+        ],
+        { cwd: work, encoding: 'utf8', env: process.env },
+      );
+      expect(r.status, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(/read-only \(EROFS\)/);
+      expect(r.stderr).toContain(ro);
+      expect(r.stderr).not.toMatch(/unexpected failure|\n\s+at /);
+      expect(snapshot(ro)).toEqual(before);
+    },
+  );
 
   it.skipIf(process.getuid?.() === 0)(
     '14.2 with a real chmod 0555 folder (skipped when running as root: chmod does not stop root)',
