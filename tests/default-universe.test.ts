@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
@@ -10,7 +10,9 @@ import { defaultFixture, privateCopy } from './shared-fixtures.ts';
 // The first build is the run's shared default universe (shared-fixtures.ts: `asof build pipelines/default.json`
 // from the repository root), read only; the second is this file's own, for the determinism check.
 const first = { abs: '', rel: '' };
-const second = scratchOut('default-b');
+// Beside the first, so that its manifest records the pipeline file by the same relative path
+// (created_by.pipeline_file, relative to the universe's folder, docs/decisions/0063) and every byte can match.
+const second = { abs: '', rel: '' };
 const fintsb = scratchOut('default-fintsb');
 let manifest: Manifest;
 let buildOutput = '';
@@ -19,11 +21,13 @@ beforeAll(async () => {
   const built = await defaultFixture();
   first.abs = built.universe;
   first.rel = relative(REPO, built.universe);
+  second.abs = join(dirname(built.universe), `default-b-${process.pid}`);
+  second.rel = relative(REPO, second.abs);
   buildOutput = built.buildLog;
   manifest = readManifest(join(first.abs, 'manifest.json'));
 });
 afterAll(() => {
-  removeOutput(second.abs);
+  if (second.abs) removeOutput(second.abs);
   removeOutput(fintsb.abs);
 });
 

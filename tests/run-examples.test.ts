@@ -41,13 +41,13 @@ async function query<T>(sql: string): Promise<T[]> {
   }
 }
 
-/** model, series, origin, step → value (and the quantile columns) of a forecasts file. */
+/** model, series, origin, step → value (and the quantile columns) of a forecasts file; origin as an instant (a CSV holds it as text, asof's Parquet files as a timestamp). */
 async function values(file: string, columns = 'value'): Promise<string[]> {
   const src = file.endsWith('.csv')
     ? `read_csv(${quoteLiteral(file)}, types = {'origin': 'VARCHAR'})`
     : `read_parquet(${quoteLiteral(file)})`;
   const rows = await query<Record<string, unknown>>(
-    `SELECT series_id, origin::VARCHAR AS origin, step, ${columns} FROM ${src} ORDER BY series_id, origin, step`,
+    `SELECT series_id, origin::TIMESTAMPTZ::VARCHAR AS origin, step, ${columns} FROM ${src} ORDER BY series_id, origin, step`,
   );
   return rows.map((r) => Object.values(r).join('|'));
 }
@@ -130,7 +130,7 @@ describe('asof run: the example models on a small split', { timeout: 300_000 }, 
       const b = await run('baselines', '--manifest', 's/manifest.json', '--out', 'baselines.parquet');
       expect(b.code, b.stderr).toBe(0);
       const base = await query<{ series_id: string; origin: string; step: number; value: number }>(
-        `SELECT series_id, origin, step, value FROM read_parquet(${quoteLiteral(join(work, 'baselines.parquet'))})
+        `SELECT series_id, origin::TIMESTAMPTZ::VARCHAR AS origin, step, value FROM read_parquet(${quoteLiteral(join(work, 'baselines.parquet'))})
        WHERE model = 'seasonal_naive' ORDER BY series_id, origin, step`,
       );
       expect(base.map((x) => `${x.series_id}|${x.origin}|${x.step}|${x.value}`)).toEqual(

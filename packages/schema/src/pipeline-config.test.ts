@@ -112,8 +112,12 @@ describe('PipelineConfig', () => {
       'p.json: sources.fred.synthetic.count: count × calendar years of 1926-01-01 … 2025-12-31 is 10,000 × 100 = 1,000,000 series-years, above the 500,000 the synthetic ALFRED generator was measured to hold in memory (10,000 series over 50 years); lower count or shorten the range (docs/decisions/0062)',
     );
     expect(fred(5_001, '1926-01-01', '2025-12-31')).toMatch(/5,001 × 100 = 500,100 series-years/);
-    expect(fred(1, '1000-01-01', '9999-12-31')).toBe('');
-    expect(fred(100, '1000-01-01', '9999-12-31')).toMatch(/100 × 9,000 = 900,000 series-years/);
+    expect(fred(1, '1000-01-01', '2999-12-31')).toBe('');
+    expect(fred(300, '1000-01-01', '2999-12-31')).toMatch(/300 × 2,000 = 600,000 series-years/);
+    // The audit's 15.9: a history ending after 2999-12-31 is refused by its date, naming the field.
+    expect(fred(1, '1000-01-01', '9999-12-31')).toMatch(
+      /sources\.fred\.synthetic\.end: "9999-12-31" is later than 2999-12-31/,
+    );
     expect(fred(20_000, '2020-01-01', '2020-12-31')).toMatch(/count: Too big/);
   });
 
