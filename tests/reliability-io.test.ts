@@ -112,6 +112,19 @@ function storeLeftovers(parent: string): string[] {
 }
 
 const oneLine = (stderr: string) => stderr.trim().split('\n');
+/** `asof score` and `asof report` of the tiny split, each writing into `dir`. */
+const scoreAndReportInto = (dir: string) => [
+  [
+    'score',
+    '--manifest',
+    join(tiny.split, 'manifest.json'),
+    '--forecasts',
+    tiny.baselines,
+    '--out',
+    `${dir}/sc`,
+  ],
+  ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', `${dir}/r.html`],
+];
 
 beforeAll(async () => {
   tiny = await tinyFixture();
@@ -277,18 +290,7 @@ describe('no traces on I/O errors (issue 52 item 7)', () => {
 
   it('13.2b: score and report on a disk without room refuse before the work, naming the folder and the free space', async () => {
     // More free space than any disk has: the real statfs(2) figure is then too small.
-    for (const argv of [
-      [
-        'score',
-        '--manifest',
-        join(tiny.split, 'manifest.json'),
-        '--forecasts',
-        tiny.baselines,
-        '--out',
-        'full/sc',
-      ],
-      ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'full/r.html'],
-    ]) {
+    for (const argv of scoreAndReportInto('full')) {
       mkdirSync(join(work, 'full'), { recursive: true });
       const r = await withEnv({ ASOF_MIN_FREE_MB: '1000000000000' }, () => run(...argv));
       expect(r.code, r.stderr).toBe(1);
@@ -303,18 +305,7 @@ describe('no traces on I/O errors (issue 52 item 7)', () => {
 
   it('13.2b: a disk that fills up after the work (ENOSPC, injected) is one line naming the output, exit 1, old scores intact', async () => {
     const before = snapshot(join(work, 'out'));
-    for (const argv of [
-      [
-        'score',
-        '--manifest',
-        join(tiny.split, 'manifest.json'),
-        '--forecasts',
-        tiny.baselines,
-        '--out',
-        'out/sc',
-      ],
-      ['report', '--manifest', join(tiny.split, 'manifest.json'), '--out', 'out/r.html'],
-    ]) {
+    for (const argv of scoreAndReportInto('out')) {
       const r = await withEnv({ ASOF_FAULT: 'output:produced:ENOSPC' }, () => run(...argv));
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/no space left on the device \(ENOSPC\)/);

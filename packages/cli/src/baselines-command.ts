@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { InputError, MEMORY_LIMIT_RANGE, memoryLimitProblem } from '@asof/schema';
+import { InputError } from '@asof/schema';
 import { BASELINE_MODELS } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
+import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
@@ -78,14 +79,7 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)\n  usage: ${BASELINES_USAGE}`,
     );
   }
-  const memoryLimit = values['memory-limit'] as string | undefined;
-  const memoryProblem = memoryLimit === undefined ? null : memoryLimitProblem(memoryLimit);
-  if (memoryProblem !== null) {
-    throw new InputError(
-      'USAGE',
-      `--memory-limit ${memoryLimit}: ${memoryProblem}; expected ${MEMORY_LIMIT_RANGE}\n  usage: ${BASELINES_USAGE}`,
-    );
-  }
+  const memoryLimit = memoryLimitFlag(values['memory-limit'] as string | undefined, BASELINES_USAGE);
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
   const r = await writeBaselineForecasts(
     resolve(io.cwd, values.manifest),

@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { FREQUENCIES, InputError, MEMORY_LIMIT_RANGE, memoryLimitProblem } from '@asof/schema';
+import { FREQUENCIES, InputError } from '@asof/schema';
 import {
   LAYOUTS,
   type Layout,
@@ -13,6 +13,7 @@ import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { gitState } from './git-state.ts';
+import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
@@ -95,14 +96,7 @@ export async function splitCommand(args: string[], io: Io): Promise<number> {
       `--manifest is required (a universe's manifest.json)\n  usage: ${SPLIT_USAGE}`,
     );
   }
-  const memoryLimit = values['memory-limit'] as string | undefined;
-  const memoryProblem = memoryLimit === undefined ? null : memoryLimitProblem(memoryLimit);
-  if (memoryProblem !== null) {
-    throw new InputError(
-      'USAGE',
-      `--memory-limit ${memoryLimit}: ${memoryProblem}; expected ${MEMORY_LIMIT_RANGE}\n  usage: ${SPLIT_USAGE}`,
-    );
-  }
+  const memoryLimit = memoryLimitFlag(values['memory-limit'] as string | undefined, SPLIT_USAGE);
   const origins = (values.origins as string | undefined) ?? 'non_overlapping';
   if (!(ORIGINS_POLICIES as readonly string[]).includes(origins)) {
     throw new InputError(

@@ -1,6 +1,7 @@
 import { accessSync, constants, lstatSync, statfsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { AsofError } from '@asof/schema';
+import { isSameOrInside } from './resolve-real-path.ts';
 
 /** The errno codes that mean "this disk or folder cannot take the write", each with its words and fix. */
 const IO_CAUSES: Record<string, { code: string; cause: string; fix: string }> = {
@@ -199,4 +200,17 @@ export function faultErrno(point: string, path: string): void {
     syscall: 'write',
     path,
   });
+}
+
+/**
+ * `err` as met while an output was written in its temp folder `tmp`: a disk that fills up or turns read-only
+ * during the work (audit 13.2b) is one line naming the output the user asked for (and the file being
+ * written inside it), not the temp path; any other error is returned as it is.
+ */
+export function outputWriteError(err: unknown, tmp: string, requested: string): unknown {
+  return (
+    outputIoError(err, tmp, (p) =>
+      isSameOrInside(p, tmp) ? `${requested} (writing ${relative(tmp, p) || 'its temp folder'})` : p,
+    ) ?? err
+  );
 }

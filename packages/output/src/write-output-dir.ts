@@ -1,12 +1,11 @@
 import { renameSync, rmdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { cleanStaleTemps } from './clean-stale-temps.ts';
 import { cleanStore, switchLink } from './clean-store.ts';
 import { faultPoint } from './fault-point.ts';
-import { faultErrno, outputIoError } from './output-io-error.ts';
+import { faultErrno, outputWriteError } from './output-io-error.ts';
 import { OutputOperation } from './output-operation.ts';
 import { type OutputOptions, planOutput } from './plan-output.ts';
-import { isSameOrInside } from './resolve-real-path.ts';
 import { generationName } from './store-layout.ts';
 
 export interface OutputWork {
@@ -65,14 +64,7 @@ export async function writeOutputDir<T>(
     return { value, path: plan.target };
   } catch (err) {
     op.abort();
-    // A disk that fills up or turns read-only during the work (audit 13.2b): one line naming the output.
-    throw (
-      outputIoError(err, op.tmp, (p) =>
-        isSameOrInside(p, op.tmp)
-          ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})`
-          : p,
-      ) ?? err
-    );
+    throw outputWriteError(err, op.tmp, plan.requested);
   } finally {
     op.end();
   }

@@ -1,12 +1,12 @@
 import { renameSync, rmSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { cleanStaleTemps } from './clean-stale-temps.ts';
 import { faultPoint } from './fault-point.ts';
 import { OutputRefusedError } from './output-errors.ts';
-import { faultErrno, outputIoError } from './output-io-error.ts';
+import { faultErrno, outputWriteError } from './output-io-error.ts';
 import { OutputOperation } from './output-operation.ts';
 import { type OutputOptions, planOutput } from './plan-output.ts';
-import { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';
+import { resolveRealPath } from './resolve-real-path.ts';
 
 export interface OutputFileOptions extends OutputOptions {
   /** Files listed by the manifests the command read: the output never overwrites one. */
@@ -54,14 +54,7 @@ export async function writeOutputFile<T>(
     return { value, path: plan.target };
   } catch (err) {
     op.abort();
-    // A disk that fills up or turns read-only during the work (audit 13.2b): one line naming the output.
-    throw (
-      outputIoError(err, op.tmp, (p) =>
-        isSameOrInside(p, op.tmp)
-          ? `${plan.requested} (writing ${relative(op.tmp, p) || 'its temp folder'})`
-          : p,
-      ) ?? err
-    );
+    throw outputWriteError(err, op.tmp, plan.requested);
   } finally {
     op.end();
   }

@@ -2,6 +2,7 @@ import {
   isHeadline,
   type LeaderboardSectionId,
   leaderboardSections,
+  pooledIcTable,
   type RankBlock,
   rankedIn,
   type ScoringResults,
@@ -208,27 +209,12 @@ const SECTION_BLOCKS: Record<LeaderboardSectionId, (results: ScoringResults) => 
     ];
   },
   ic: async (results) => {
-    const metrics = [
-      'tycheon.ic',
-      'tycheon.rank_ic',
-      'tycheon.cost_net_return',
-      'tycheon.cost_gross_return',
-      'tycheon.cost_hit_rate',
-      'tycheon.cost_turnover',
-    ];
-    const keys = [...new Set(results.pooled.map((p) => `${p.model}\u0000${p.partial ? 1 : 0}`))];
+    const ic = pooledIcTable(results);
     return [
       {
         kind: 'table',
-        columns: ['model', 'IC', 'RankIC', 'net return', 'gross return', 'hit rate', 'turnover'],
-        rows: keys.map((key): Cell[] => {
-          const [model, partial] = key.split('\u0000');
-          const get = (metric: string) =>
-            results.pooled.find(
-              (p) => p.model === model && (p.partial ? '1' : '0') === partial && p.metric === metric,
-            )?.value ?? null;
-          return [partial === '1' ? `${model} (its origins)` : model, ...metrics.map(get)];
-        }),
+        columns: ic.columns,
+        rows: ic.rows.map((r): Cell[] => [r.partial ? `${r.model} (its origins)` : r.model, ...r.values]),
       },
       {
         kind: 'text',

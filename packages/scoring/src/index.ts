@@ -90,6 +90,8 @@ export {
   type LeaderboardSectionId,
   leaderboardHeading,
   leaderboardSections,
+  type PooledIcRow,
+  pooledIcTable,
 } from './leaderboard-sections.ts';
 export { LOSS_TABLE_RULE, lossTable } from './loss-table.ts';
 export {

@@ -86,3 +86,42 @@ export function leaderboardSections(results: ScoringResults): LeaderboardSection
     title: leaderboardHeading(id, results),
   }));
 }
+
+/** The pooled Tycheon IC / RankIC and cost-diagnostic metrics, in their table's column order. */
+const POOLED_IC_COLUMNS = [
+  ['IC', 'tycheon.ic'],
+  ['RankIC', 'tycheon.rank_ic'],
+  ['net return', 'tycheon.cost_net_return'],
+  ['gross return', 'tycheon.cost_gross_return'],
+  ['hit rate', 'tycheon.cost_hit_rate'],
+  ['turnover', 'tycheon.cost_turnover'],
+] as const;
+
+export interface PooledIcRow {
+  model: string;
+  /** The model's own origins only (a partial model), not the task set. */
+  partial: boolean;
+  /** One value per column of pooledIcTable's `columns` after `model`; null: n/a. */
+  values: (number | null)[];
+}
+
+/** The "ic" section's table, one row per model (and per partial model's own origins): leaderboard and report. */
+export function pooledIcTable(results: ScoringResults): { columns: string[]; rows: PooledIcRow[] } {
+  const rows = new Map<string, { model: string; partial: boolean; values: (number | null | undefined)[] }>();
+  for (const p of results.pooled) {
+    const key = `${p.model}\u0000${p.partial ? 1 : 0}`;
+    const row = rows.get(key) ?? {
+      model: p.model,
+      partial: p.partial === true,
+      values: POOLED_IC_COLUMNS.map(() => undefined),
+    };
+    rows.set(key, row);
+    const at = POOLED_IC_COLUMNS.findIndex(([, metric]) => metric === p.metric);
+    // The first value of a metric counts, as results.json lists them.
+    if (at >= 0 && row.values[at] === undefined) row.values[at] = p.value ?? null;
+  }
+  return {
+    columns: ['model', ...POOLED_IC_COLUMNS.map(([title]) => title)],
+    rows: [...rows.values()].map((r) => ({ ...r, values: r.values.map((v) => v ?? null) })),
+  };
+}

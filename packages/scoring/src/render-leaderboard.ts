@@ -1,7 +1,7 @@
 import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
 import { code, coverageText, fmt, percent, rankCaption, rankTable, table } from './leaderboard-format.ts';
-import { leaderboardHeading } from './leaderboard-sections.ts';
+import { leaderboardHeading, pooledIcTable } from './leaderboard-sections.ts';
 import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
@@ -245,31 +245,15 @@ function unitVerdictSection(results: ScoringResults): string {
 function pooledSection(results: ScoringResults): string {
   const c = results.config.cost_diagnostic;
   const bp = (x: number) => `${(x * 10_000).toFixed(1)} bp`;
-  const models = [...new Set(results.pooled.map((p) => `${p.model}\u0000${p.partial ? 1 : 0}`))];
-  const get = (key: string, metric: string) => {
-    const [model, partial] = key.split('\u0000');
-    return results.pooled.find(
-      (p) => p.model === model && (p.partial ? '1' : '0') === partial && p.metric === metric,
-    );
-  };
+  const ic = pooledIcTable(results);
   return [
     `## ${leaderboardHeading('ic', results)}\n`,
     table(
-      ['model', 'IC', 'RankIC', 'net return', 'gross return', 'hit rate', 'turnover'],
-      models.map((key) => {
-        const [model, partial] = key.split('\u0000');
-        return [
-          partial === '1' ? `${md(model)} (its origins)` : md(model),
-          ...[
-            'tycheon.ic',
-            'tycheon.rank_ic',
-            'tycheon.cost_net_return',
-            'tycheon.cost_gross_return',
-            'tycheon.cost_hit_rate',
-            'tycheon.cost_turnover',
-          ].map((m) => fmt(get(key, m)?.value)),
-        ];
-      }),
+      ic.columns,
+      ic.rows.map((r) => [
+        r.partial ? `${md(r.model)} (its origins)` : md(r.model),
+        ...r.values.map((v) => fmt(v)),
+      ]),
     ),
     '',
     'IC / RankIC: Pearson / Spearman correlation between forecast and realised horizon-end returns across origins (n/a for a constant forecast such as the random walk). ' +
