@@ -101,6 +101,17 @@ describe('renderLeaderboard: per-unit verdicts, pooled diagnostics, compact base
   );
   const scored = scorePanel({ tasks: data.tasks, panel, models: oracle, options: { baselines: ['drift'] } });
 
+  it('says how the baselines are computed: the random walk σ̂ window, the no-change rule, drift on the grid', () => {
+    const md = renderLeaderboard(scored);
+    expect(md).toContain(
+      '(BD 260, D 365, W 52, M 60, Q 20, A 20 returns, or all there are when fewer; docs/decisions/0057)',
+    );
+    expect(md).toMatch(
+      /within 1e-9 of 0 is no change: IC, RankIC and direction are n\/a for it \(docs\/decisions\/0055\)/,
+    );
+    expect(md).toMatch(/drift baseline's slope .* grid steps, holes included \(docs\/decisions\/0056\)/);
+  });
+
   it('shows units beats / indistinguishable / worse per model beside the pooled verdict', () => {
     const md = renderLeaderboard(scored);
     expect(md).toMatch(/### Per unit \(each unit tested on its own origins\)/);

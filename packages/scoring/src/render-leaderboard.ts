@@ -2,6 +2,8 @@ import { escapeMarkdown as md } from './escape-markdown.ts';
 import { groupBaselinesWin } from './group-baselines-win.ts';
 import { code, coverageText, fmt, percent, rankCaption, rankTable, table } from './leaderboard-format.ts';
 import { leaderboardHeading, pooledIcTable } from './leaderboard-sections.ts';
+import { NO_CHANGE_TOLERANCE } from './metrics/float-tolerance.ts';
+import { RANDOM_WALK_SIGMA_RETURNS } from './random-walk-sigma.ts';
 import { memorisationGapSection, windowNote, windowSections } from './render-windows.ts';
 import type { MetricValue, RankBlock, ScoringResults } from './results-schema.ts';
 
@@ -352,6 +354,22 @@ function datasetWarningsSection(results: ScoringResults): string {
     .join('\n')}\n`;
 }
 
+/** How the baselines scored here are computed, where a reader would ask (issue 51: what changed and why). */
+function baselinesNote(baselines: Set<string>): string {
+  const windows = Object.entries(RANDOM_WALK_SIGMA_RETURNS)
+    .map(([f, n]) => `${f} ${n}`)
+    .join(', ');
+  const parts = [
+    `The random walk's σ̂ is the std of the last one-step returns served at the origin (${windows} returns, or all there are when fewer; docs/decisions/0057): one σ̂ feeds its CRPS, its intervals and its QLIKE.`,
+    `A forecast whose return is within ${NO_CHANGE_TOLERANCE} of 0 is no change: IC, RankIC and direction are n/a for it (docs/decisions/0055).`,
+  ];
+  if (baselines.has('drift'))
+    parts.push(
+      "The drift baseline's slope runs from the first to the last served observation over their distance in grid steps, holes included (docs/decisions/0056).",
+    );
+  return `${parts.join(' ')}\n`;
+}
+
 /**
  * What the ARIMA baseline is, where the scorer ran it: the port searches only non-seasonal models (issue 51),
  * so a reader comparing with R's auto.arima on a seasonal ts knows the difference.
@@ -384,6 +402,7 @@ export function renderLeaderboard(results: ScoringResults): string {
   out.push(datasetWarningsSection(results));
   out.push(coverageSection(results, baselines));
   if (results.runs?.length) out.push(runsSection(results, results.runs));
+  out.push(baselinesNote(baselines));
   if (baselines.has('arima')) out.push(ARIMA_NOTE);
   const fits = baselineFitsSection(results);
   if (fits) out.push(fits);
