@@ -8,7 +8,7 @@ const ET = 'America/New_York';
 /**
  * When a value of a series without vintages (a fredgraph CSV) is taken to be public, counted from the last
  * day of its period. Every rule ends at a wall-clock time in a zone (default America/New_York).
- * - `days_after_period_end`: period end + `days` calendar days (CPI: +15 days 08:30 ET).
+ * - `days_after_period_end`: period end + `days` calendar days (e.g. CPI: +32 days 08:30 ET, below).
  * - `first_weekday_after_period_end`: the first `weekday` (0 Sun … 6 Sat) after the period end (BLS
  *   Employment Situation: first Friday of the next month, 08:30 ET).
  * - `business_days_after_period_end`: the n-th US business day after the period end (H.15 daily rates: next
