@@ -164,7 +164,7 @@ describe('raw files with impossible dates, absurd values or control characters',
       'abc_us_d.meta.json': JSON.stringify({ downloaded_at: '2020-05-01T10:00:00' }),
     });
     expect(await refused('sidecar-zone', 'ingest', 'prices', '--raw-dir', dir)).toMatch(
-      /^asof ingest: abc_us_d\.meta\.json: downloaded_at: "2020-05-01T10:00:00" is not an instant \(it has no time zone/,
+      /^asof ingest: abc_us_d\.meta\.json: not a valid price download sidecar: downloaded_at: "2020-05-01T10:00:00" is not an instant \(it has no time zone/,
     );
   });
 

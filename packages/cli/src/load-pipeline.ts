@@ -46,12 +46,9 @@ export function loadPipeline(path: string): PipelineConfig {
   }
   const parsed = PipelineConfig.safeParse(raw);
   if (!parsed.success) {
-    throw zodInputError(
-      'PIPELINE_INVALID',
-      path,
-      parsed.error,
-      'the pipeline schema is schemas/pipeline.schema.json',
-    );
+    throw zodInputError('PIPELINE_INVALID', path, parsed.error, {
+      hint: 'the pipeline schema is schemas/pipeline.schema.json',
+    });
   }
   checkPipelinePaths(parsed.data, path);
   checkMemoryShare(parsed.data, path);

@@ -24,6 +24,7 @@ import {
   type ManifestOutput,
   PipelineConfig,
   type RawInput,
+  zodInputError,
 } from '@asof/schema';
 import type { PriceQualitySummaryRow } from '@asof/source-prices';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
@@ -233,11 +234,10 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
 function parseOldConfig(old: VerifiedManifest): PipelineConfig {
   const parsed = PipelineConfig.safeParse(old.manifest.config);
   if (!parsed.success) {
-    throw new InputError(
-      'UPDATE_NEEDS_PIPELINE',
-      `${old.label}: its pipeline config no longer validates (${parsed.error.issues[0]?.message}); pass the pipeline file: asof update --manifest ${old.label} pipeline.json --out DIR`,
-      { context: { file: old.label } },
-    );
+    throw zodInputError('UPDATE_NEEDS_PIPELINE', old.label, parsed.error, {
+      what: 'pipeline config any more',
+      hint: `pass the pipeline file: asof update --manifest ${old.label} pipeline.json --out DIR`,
+    });
   }
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import { MAX_ABS_VALUE } from '@asof/schema';
+import { firstZodIssue, formatZodIssue, MAX_ABS_VALUE } from '@asof/schema';
 import { z } from 'zod';
 import { ModelRunError } from './model-run-error.ts';
 import { ForecastPath, ForecastReply, ModelError } from './protocol.ts';
@@ -117,10 +117,9 @@ export function checkForecastReply(
   const envelope = ForecastReply.extend({ paths: z.array(z.unknown()) }).safeParse(value);
   if (!envelope.success) {
     const type = (value as { type?: unknown } | null)?.type;
-    const issue = envelope.error.issues[0];
     throw new ModelRunError(
       'MODEL_MALFORMED_REPLY',
-      `${where}: expected {"type":"forecast","batch":${asked.batch},"paths":[…]}, got ${type === 'forecast' ? `a forecast with ${issue.path.join('.') || 'a field'} ${issue.message}` : `type ${shown(type)}`}`,
+      `${where}: expected {"type":"forecast","batch":${asked.batch},"paths":[…]}, got ${type === 'forecast' ? `a forecast with ${formatZodIssue(firstZodIssue(envelope.error))}` : `type ${shown(type)}`}`,
       { context: { batch: asked.batch, origin: asked.originIso } },
     );
   }
@@ -200,7 +199,7 @@ function checkPath(
   const parsed = ForecastPath.safeParse(raw);
   if (!parsed.success) {
     // The union's branches both fail: report the forecast branch's first issue (or a stray skip).
-    const issue = firstIssue(parsed.error);
+    const issue = firstZodIssue(parsed.error);
     const value = valueAt(raw, issue.path);
     const place = placeOf(issue.path, shape);
     const nonFinite =
@@ -300,14 +299,4 @@ function checkPath(
     }
   }
   return { series_id: path.series_id, point: path.point, quantiles, samples };
-}
-
-/** The forecast branch's first issue of a failed ForecastPath union (zod nests the branches' issues). */
-function firstIssue(error: z.ZodError): z.core.$ZodIssue {
-  const issue = error.issues[0];
-  if (issue.code === 'invalid_union' && issue.errors.length) {
-    const branch = issue.errors[0];
-    if (branch.length) return { ...branch[0], path: [...issue.path, ...branch[0].path] };
-  }
-  return issue;
 }

@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Duck } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { faultPoint, writeOutputFile } from '@asof/output';
-import { elapsedStamp, InputError } from '@asof/schema';
+import { elapsedStamp, firstZodIssue, InputError, zodIssuePath, zodMessage } from '@asof/schema';
 import { BASELINE_MODELS, type RunRecord } from '@asof/scoring';
 import type { GuardCounts } from '@asof/split';
 import { checkForecastReply, type ForecastShape, modelErrorOf, parseReplyLine } from './check-reply.ts';
@@ -236,11 +236,11 @@ async function exchangeHello(
   if (err) throw err;
   const parsed = ModelHello.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    // A ModelRunError is one line (see its class), so the fix follows the issues instead of a hint line.
     throw new ModelRunError(
       'MODEL_BAD_HELLO',
-      `${where}: ${issue.path.join('.') || 'the reply'}: ${issue.message}; answer {"type":"hello","protocol":${PROTOCOL_VERSION}}`,
-      { context: { field: issue.path.join('.') } },
+      `${zodMessage(where, parsed.error)}; answer {"type":"hello","protocol":${PROTOCOL_VERSION}}`,
+      { context: { field: zodIssuePath(firstZodIssue(parsed.error).path) } },
     );
   }
   return { hello: parsed.data, shape: shapeOf(parsed.data, where) };

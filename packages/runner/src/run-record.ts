@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, readSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { openRegularFile, readAsofParquetMetadata } from '@asof/output';
-import { InputError } from '@asof/schema';
+import { zodInputError } from '@asof/schema';
 import { RunRecord } from '@asof/scoring';
 
 /** A file the model command names, hashed when the run starts. */
@@ -90,12 +90,10 @@ export function readRunRecords(paths: readonly string[]): RunRecord[] {
     if (meta?.kind !== 'forecasts' || meta.run === undefined) continue;
     const parsed = RunRecord.safeParse(meta.run);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InputError(
-        'RUN_RECORD_INVALID',
-        `${path}: its asof run record is not valid at ${issue.path.join('.') || 'the record'}: ${issue.message}; rewrite the file with 'asof run'`,
-        { context: { file: path, field: issue.path.join('.') } },
-      );
+      throw zodInputError('RUN_RECORD_INVALID', path, parsed.error, {
+        what: 'asof run record',
+        hint: "rewrite the file with 'asof run'",
+      });
     }
     out.push(parsed.data);
   }

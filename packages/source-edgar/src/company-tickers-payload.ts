@@ -1,6 +1,6 @@
-import { hasControlChars, printable } from '@asof/schema';
+import { hasControlChars, printable, zodInputError } from '@asof/schema';
 import { z } from 'zod';
-import { payloadError } from './zod-issues.ts';
+import { SEC_BODY_HINT } from './sec-body-hint.ts';
 
 /** `https://www.sec.gov/files/company_tickers.json`: `{"0":{"cik_str":789019,"ticker":"MSFT","title":"…"},…}`. */
 export const CompanyTickersPayload = z.record(
@@ -34,7 +34,11 @@ export interface TickerEntry {
 /** Validates company_tickers.json and indexes it by upper-case ticker (BRK-B and BRK.B both resolve). */
 export function parseCompanyTickers(json: unknown, where: string): Map<string, TickerEntry> {
   const r = CompanyTickersPayload.safeParse(json);
-  if (!r.success) throw payloadError('EDGAR_BAD_TICKERS', where, 'SEC company_tickers.json', r.error);
+  if (!r.success)
+    throw zodInputError('EDGAR_BAD_TICKERS', where, r.error, {
+      what: 'SEC company_tickers.json',
+      hint: SEC_BODY_HINT,
+    });
   const out = new Map<string, TickerEntry>();
   for (const e of Object.values(r.data)) {
     const entry = {

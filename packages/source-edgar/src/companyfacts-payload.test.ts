@@ -50,7 +50,7 @@ describe('companyfacts payload', () => {
       'companyfacts_X.json',
     );
     expect(() => parseCompanyfacts(payload, revenue, 'companyfacts_X.json')).toThrow(
-      /companyfacts_X\.json facts\.us-gaap:Revenues: not a valid SEC companyfacts concept: at units\.USD\.0\.val: val must be a number[\s\S]*Fix:/,
+      /companyfacts_X\.json facts\.us-gaap:Revenues: not a valid SEC companyfacts concept: units\.USD\.0\.val: val must be a number\n {2}hint: pass the unmodified SEC response body/,
     );
   });
 

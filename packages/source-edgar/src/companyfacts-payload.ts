@@ -1,7 +1,7 @@
 import { badDateMessage } from '@asof/calendar';
-import { implausibleValueProblem } from '@asof/schema';
+import { implausibleValueProblem, zodInputError } from '@asof/schema';
 import { z } from 'zod';
-import { payloadError } from './zod-issues.ts';
+import { SEC_BODY_HINT } from './sec-body-hint.ts';
 
 /** A calendar date YYYY-MM-DD, checked strictly (2020-04-31 is refused, not read as May 1). */
 export const edgarDate = (what: string) =>
@@ -54,14 +54,22 @@ export type CompanyfactsPayload = z.infer<typeof CompanyfactsPayload>;
 /** Validates one concept of a companyfacts body (`where` names the file and concept in the error). */
 export function parseCompanyfactsConcept(json: unknown, where: string): CompanyfactsConcept {
   const r = CompanyfactsConcept.safeParse(json);
-  if (!r.success) throw payloadError('EDGAR_BAD_COMPANYFACTS', where, 'SEC companyfacts concept', r.error);
+  if (!r.success)
+    throw zodInputError('EDGAR_BAD_COMPANYFACTS', where, r.error, {
+      what: 'SEC companyfacts concept',
+      hint: SEC_BODY_HINT,
+    });
   return r.data;
 }
 
 /** Validates a companyfacts body; `where` (file name or URL) goes into the error message. */
 export function parseCompanyfactsPayload(json: unknown, where: string): CompanyfactsPayload {
   const r = CompanyfactsPayload.safeParse(json);
-  if (!r.success) throw payloadError('EDGAR_BAD_COMPANYFACTS', where, 'SEC companyfacts JSON', r.error);
+  if (!r.success)
+    throw zodInputError('EDGAR_BAD_COMPANYFACTS', where, r.error, {
+      what: 'SEC companyfacts JSON',
+      hint: SEC_BODY_HINT,
+    });
   return r.data;
 }
 

@@ -30,13 +30,13 @@ describe('EDGAR raw files: strict dates and plausible values', () => {
       if (name === FACTS) j.facts['us-gaap'].Assets.units.USD[1].end = '2015-04-31';
     });
     expect(ingest(files)).toThrow(
-      /^companyfacts_CIK9990000001_SYNA\.json facts\.us-gaap:Assets: not a valid SEC companyfacts concept: at units\.USD\.1\.end: end: "2015-04-31" is not a calendar date \(April 2015 has 30 days\)/,
+      /^companyfacts_CIK9990000001_SYNA\.json facts\.us-gaap:Assets: not a valid SEC companyfacts concept: units\.USD\.1\.end: end: "2015-04-31" is not a calendar date \(April 2015 has 30 days\)/,
     );
     const filed = rawWith((name, j) => {
       if (name === FACTS) j.facts['us-gaap'].Assets.units.USD[0].filed = '2016-02-30';
     });
     expect(ingest(filed)).toThrow(
-      /at units\.USD\.0\.filed: filed: "2016-02-30" is not a calendar date \(February 2016 has 29 days\)/,
+      /: units\.USD\.0\.filed: filed: "2016-02-30" is not a calendar date \(February 2016 has 29 days\)/,
     );
   });
 
@@ -60,10 +60,10 @@ describe('EDGAR raw files: strict dates and plausible values', () => {
       if (name === FACTS) j.facts['us-gaap'].Assets.units.USD[3].val = 1e300;
     });
     expect(ingest(files)).toThrow(
-      /facts\.us-gaap:Assets: .*at units\.USD\.3\.val: val: 1e\+300 is beyond ±1e15/,
+      /facts\.us-gaap:Assets: .*: units\.USD\.3\.val: val: 1e\+300 is beyond ±1e15/,
     );
-    // One line, so the CLI prints a one-line cause.
-    expect(() => ingest(files)()).toThrow(/^[^\n]+$/);
+    // One line and the indented hint line, so the CLI prints a one-line cause and its fix.
+    expect(() => ingest(files)()).toThrow(/^[^\n]+\n {2}hint: [^\n]+$/);
   });
 
   it('refuses a ticker with control characters in company_tickers.json', () => {
@@ -71,7 +71,7 @@ describe('EDGAR raw files: strict dates and plausible values', () => {
       if (name === 'company_tickers.json') j['0'].ticker = 'SY\u001b[2JNA';
     });
     expect(ingest(files)).toThrow(
-      /company_tickers\.json: .*at 0\.ticker: ticker "SY\\u001b\[2JNA" contains a control character/,
+      /company_tickers\.json: .*: 0\.ticker: ticker "SY\\u001b\[2JNA" contains a control character/,
     );
   });
 });

@@ -64,7 +64,7 @@ describe('parseSubmissions', () => {
 
   it('rejects a payload without filings, naming the file and the path', () => {
     expect(() => parseSubmissionsPayload({ cik: '1', name: 'x' }, 'CIK0000000001.json')).toThrow(
-      /CIK0000000001\.json: not a valid SEC submissions JSON: at filings/,
+      /CIK0000000001\.json: not a valid SEC submissions JSON: filings/,
     );
   });
 });

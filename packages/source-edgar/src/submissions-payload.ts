@@ -1,5 +1,6 @@
+import { zodInputError } from '@asof/schema';
 import { z } from 'zod';
-import { payloadError } from './zod-issues.ts';
+import { SEC_BODY_HINT } from './sec-body-hint.ts';
 
 /**
  * Column-oriented filing table: `filings.recent` in the main document, and the whole body of an
@@ -45,7 +46,11 @@ export type SubmissionsPayload = z.infer<typeof SubmissionsPayload>;
 
 export function parseSubmissionsPayload(json: unknown, where: string): SubmissionsPayload {
   const r = SubmissionsPayload.safeParse(json);
-  if (!r.success) throw payloadError('EDGAR_BAD_SUBMISSIONS', where, 'SEC submissions JSON', r.error);
+  if (!r.success)
+    throw zodInputError('EDGAR_BAD_SUBMISSIONS', where, r.error, {
+      what: 'SEC submissions JSON',
+      hint: SEC_BODY_HINT,
+    });
   return r.data;
 }
 
@@ -53,6 +58,9 @@ export function parseSubmissionsPayload(json: unknown, where: string): Submissio
 export function parseSubmissionsPage(json: unknown, where: string): SubmissionsColumns {
   const r = SubmissionsColumns.safeParse(json);
   if (!r.success)
-    throw payloadError('EDGAR_BAD_SUBMISSIONS_PAGE', where, 'SEC submissions overflow page', r.error);
+    throw zodInputError('EDGAR_BAD_SUBMISSIONS_PAGE', where, r.error, {
+      what: 'SEC submissions overflow page',
+      hint: SEC_BODY_HINT,
+    });
   return r.data;
 }

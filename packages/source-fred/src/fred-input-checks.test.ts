@@ -38,7 +38,7 @@ describe('FRED raw files: strict dates, plausible values, no empty files, clean 
         j.observations[3].realtime_start = '2001-04-31';
       }),
     ).toThrow(
-      /^fred_api_series_observations_SYNGDP_all_vintages\.json: not a valid FRED series\/observations response \(observations\.3\.realtime_start: "2001-04-31" is not a calendar date \(April 2001 has 30 days\)\)/,
+      /^fred_api_series_observations_SYNGDP_all_vintages\.json: not a valid FRED series\/observations response: observations\.3\.realtime_start: "2001-04-31" is not a calendar date \(April 2001 has 30 days\)\n {2}hint: pass the JSON body/,
     );
     expect(
       rawWith((j) => {

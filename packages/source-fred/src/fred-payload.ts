@@ -1,5 +1,5 @@
 import { badDateMessage } from '@asof/calendar';
-import { hasControlChars, InputError, printable } from '@asof/schema';
+import { hasControlChars, printable, zodInputError } from '@asof/schema';
 import { z } from 'zod';
 
 /** A calendar date YYYY-MM-DD, checked strictly (2020-04-31 is refused, not read as 2020-05-01). */
@@ -121,7 +121,7 @@ export type FredErrorResponse = z.infer<typeof FredErrorResponse>;
 
 /**
  * Validates a parsed FRED JSON body against `schema`; on failure an InputError naming `where` (a file or a
- * stripped URL) and the first few issues with their paths.
+ * stripped URL) and the first few issues with their paths, in @asof/schema's one zod-message style.
  */
 export function parseFredPayload<S extends z.ZodType>(
   schema: S,
@@ -131,14 +131,9 @@ export function parseFredPayload<S extends z.ZodType>(
 ): z.infer<S> {
   const result = schema.safeParse(json);
   if (result.success) return result.data;
-  const issues = result.error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.length === 0 ? '(root)' : i.path.join('.')}: ${i.message}`)
-    .join('; ');
-  throw new InputError(
-    'FRED_BAD_PAYLOAD',
-    `${where}: not a valid FRED ${what} response (${issues}); pass the JSON body of the matching FRED API ` +
-      `endpoint with file_type=json`,
-    { context: { where, what, issues: result.error.issues.slice(0, 5) } },
-  );
+  throw zodInputError('FRED_BAD_PAYLOAD', where, result.error, {
+    what: `FRED ${what} response`,
+    hint: 'pass the JSON body of the matching FRED API endpoint with file_type=json',
+    context: { where, what },
+  });
 }

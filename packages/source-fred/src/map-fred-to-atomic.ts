@@ -1,5 +1,12 @@
 import type { Micros } from '@asof/calendar';
-import { type AtomicSink, type Frequency, InputError, SeriesInput, type UniverseKind } from '@asof/schema';
+import {
+  type AtomicSink,
+  type Frequency,
+  InputError,
+  SeriesInput,
+  type UniverseKind,
+  zodInputError,
+} from '@asof/schema';
 import { fredCatalog } from '@asof/taxonomy';
 import type { FredSeriesMeta } from './fred-payload.ts';
 import { normalizeFredPeriod } from './normalize-fred-period.ts';
@@ -154,11 +161,9 @@ export function fredSeriesInput(
   };
   const parsed = SeriesInput.safeParse(input);
   if (!parsed.success) {
-    throw new InputError(
-      'FRED_BAD_SERIES',
-      `FRED series ${fredId}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      { context: { series_id: fredId } },
-    );
+    throw zodInputError('FRED_BAD_SERIES', `FRED series ${fredId}`, parsed.error, {
+      context: { series_id: fredId },
+    });
   }
   return parsed.data;
 }

@@ -92,7 +92,7 @@ describe('ingestPricesRawDir', () => {
       'xyz_us_d.meta.json': JSON.stringify({ download_date: '03/05/2021' }),
     });
     expect(() => ingestPricesRawDir(bad, new CollectingSink())).toThrow(
-      /xyz_us_d\.meta\.json: download_date: expected a date as YYYY-MM-DD/,
+      /xyz_us_d\.meta\.json: not a valid price download sidecar: download_date: expected a date as YYYY-MM-DD/,
     );
     expect(() => ingestPricesRawDir(join(root, 'missing'), new CollectingSink())).toThrow(
       /^raw directory .*missing: cannot list it/,

@@ -11,6 +11,7 @@ import {
   type Micros,
   printable,
   SeriesId,
+  zodInputError,
 } from '@asof/schema';
 import type { PriceKind } from '@asof/taxonomy';
 import type { BarQualityReport } from './check-bar-quality.ts';
@@ -191,12 +192,10 @@ function readSidecar(dir: string, file: string): Sidecar | null {
     }
     const parsed = PriceDownloadMeta.safeParse(json);
     if (!parsed.success) {
-      const i = parsed.error.issues[0];
-      throw new InputError(
-        'BAD_SIDECAR',
-        `${candidate}: ${i.path.join('.') || '(root)'}: ${i.message}; expected {symbol?, kind?, downloaded_at? | download_date?, splits?: [{ex_date, ratio}]}`,
-        { context: { file: candidate, path: i.path.join('.') } },
-      );
+      throw zodInputError('BAD_SIDECAR', candidate, parsed.error, {
+        what: 'price download sidecar',
+        hint: 'expected {symbol?, kind?, downloaded_at? | download_date?, splits?: [{ex_date, ratio}]}',
+      });
     }
     return {
       meta: parsed.data,

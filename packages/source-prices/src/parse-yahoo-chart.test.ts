@@ -50,7 +50,7 @@ describe('parseYahooChart (hand-made payloads)', () => {
       /Not Found: No data found/,
     );
     expect(() => parseYahooChart(JSON.stringify({ chart: { result: [{ meta: {} }] } }), 'x.json')).toThrow(
-      /x\.json: not a Yahoo v8 chart response at chart\.result\.0\./,
+      /x\.json: not a valid Yahoo v8 chart response: chart\.result\.0\./,
     );
     expect(() =>
       parseYahooChart(chart({ meta, timestamp: [1, 2], indicators: { quote: [{ close: [1] }] } })),

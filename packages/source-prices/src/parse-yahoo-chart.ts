@@ -1,5 +1,5 @@
 import { localDateOfMicros } from '@asof/calendar';
-import { InputError, implausibleValueProblem, MAX_ABS_VALUE } from '@asof/schema';
+import { InputError, implausibleValueProblem, MAX_ABS_VALUE, zodInputError } from '@asof/schema';
 import type { DividendEvent, ParsedPriceFile, ParseIssue, PriceBar, SplitEvent } from './price-types.ts';
 import { YahooChartPayload } from './yahoo-chart-payload.ts';
 
@@ -30,12 +30,11 @@ export function parseYahooChart(text: string, where = 'yahoo chart'): ParsedPric
   }
   const parsed = YahooChartPayload.safeParse(json);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new InputError(
-      'YAHOO_BAD_PAYLOAD',
-      `${where}: not a Yahoo v8 chart response at ${first.path.join('.') || '(root)'}: ${first.message}; expected {chart:{result:[{meta,timestamp,indicators:{quote:[…]}}]}}`,
-      { context: { where, path: first.path.join('.') } },
-    );
+    throw zodInputError('YAHOO_BAD_PAYLOAD', where, parsed.error, {
+      what: 'Yahoo v8 chart response',
+      hint: 'expected {chart:{result:[{meta,timestamp,indicators:{quote:[…]}}]}}',
+      context: { where },
+    });
   }
   const chart = parsed.data.chart;
   if (chart.error) {

@@ -169,7 +169,7 @@ describe('price files: strict dates, plausible values, no empty files, clean sym
         new CollectingSink(),
       ),
     ).toThrow(
-      /abc_us_d\.meta\.json: download_date: "2021-04-31" is not a calendar date \(April 2021 has 30 days\)/,
+      /abc_us_d\.meta\.json: not a valid price download sidecar: download_date: "2021-04-31" is not a calendar date \(April 2021 has 30 days\)/,
     );
     expect(() =>
       ingestPricesRawDir(
@@ -179,7 +179,9 @@ describe('price files: strict dates, plausible values, no empty files, clean sym
         }),
         new CollectingSink(),
       ),
-    ).toThrow(/abc_us_d\.meta\.json: downloaded_at: .*it has no time zone/);
+    ).toThrow(
+      /abc_us_d\.meta\.json: not a valid price download sidecar: downloaded_at: .*it has no time zone/,
+    );
   });
 
   it('refuses a symbol with control characters, naming the file it came from', () => {

@@ -191,7 +191,7 @@ describe('bad registry input names the file and line', () => {
     const path = join(dir, 'units.tsv');
     appendFileSync(path, 'Country\tMacro Indicators\tLabor\tMonthly\tno\tno\n');
     const err = loadError(dir);
-    expect(err.message).toContain(`units.tsv line ${lineCount(path)}: column 'frequency'`);
+    expect(err.message).toContain(`units.tsv line ${lineCount(path)}: frequency: `);
     expect(err.message).toContain('"Monthly"');
   });
 

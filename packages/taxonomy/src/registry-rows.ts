@@ -1,4 +1,4 @@
-import { Frequency } from '@asof/schema';
+import { Frequency, formatZodIssues } from '@asof/schema';
 import { z } from 'zod';
 import type { TsvRow } from './read-tsv.ts';
 import { RegistryError } from './registry-error.ts';
@@ -79,13 +79,12 @@ export const MacroPanelRow = z.object({
   units: nonEmpty,
 });
 
-/** Validates one TSV row; the first problem becomes a RegistryError naming the column and value. */
+/** Validates one TSV row; its problems become a RegistryError naming the first column and its value. */
 export function parseRow<S extends z.ZodType>(schema: S, row: TsvRow): z.output<S> {
   const result = schema.safeParse(row.cells);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const column = String(issue.path[0] ?? '');
-  throw new RegistryError(row.origin, `column '${column}': ${issue.message}`, {
+  const column = String(result.error.issues[0].path[0] ?? '');
+  throw new RegistryError(row.origin, formatZodIssues(result.error), {
     column,
     value: row.cells[column],
   });
