@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownValue } from './shown-value.ts';
+import { oneLineMessage, shownValue } from './shown-value.ts';
 
 describe('shownValue', () => {
   it('escapes control characters so a value cannot split a one-line message or drive the terminal', () => {
@@ -21,5 +21,16 @@ describe('shownValue', () => {
     expect(shown).toBe(`${'A'.repeat(80)}… (100,000 characters)`);
     expect(shownValue('B'.repeat(80))).toBe('B'.repeat(80));
     expect(shownValue('abcdef', 3)).toBe('abc… (6 characters)');
+  });
+});
+
+describe('oneLineMessage', () => {
+  it('joins the hint line to the message, so a kept record stays one line', () => {
+    expect(
+      oneLineMessage(
+        'f.json: not a valid chart: chart.result: Required\n  hint: pass the body as downloaded',
+      ),
+    ).toBe('f.json: not a valid chart: chart.result: Required; hint: pass the body as downloaded');
+    expect(oneLineMessage('one line')).toBe('one line');
   });
 });

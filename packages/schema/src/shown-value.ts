@@ -29,3 +29,11 @@ export function shownValue(value: string, max = SHOWN_VALUE_MAX): string {
     .join('');
   return chars.length > max ? `${escaped}… (${chars.length.toLocaleString('en-US')} characters)` : escaped;
 }
+
+/**
+ * An error message on one line, for a record that keeps it (a manifest warning, a skip list): its indented
+ * `hint:` line (zodInputError and the CLI's errors put the fix there) joins the message after `; hint: `.
+ */
+export function oneLineMessage(message: string): string {
+  return message.replace(/\r?\n\s*/g, '; ');
+}

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AsofError, type AtomicSink } from '@asof/schema';
+import { AsofError, type AtomicSink, oneLineMessage } from '@asof/schema';
 import {
   createFredClient,
   type FredClient,
@@ -154,8 +154,9 @@ export async function ingestFredLive(sink: AtomicSink, options: FredLiveOptions)
         const goOn = options.continueOnError === true || options.catalogRun !== undefined;
         // No network is not a per-series failure: every other series would fail the same way.
         if (!goOn || !(error instanceof AsofError) || error.code === 'HTTP_UNREACHABLE') throw error;
-        summary.failed.push({ fredId, code: error.code, message: error.message });
-        sink.addWarning({ code: 'FRED_SERIES_FAILED', message: `${fredId}: ${error.message}`, count: 1 });
+        const message = oneLineMessage(error.message);
+        summary.failed.push({ fredId, code: error.code, message });
+        sink.addWarning({ code: 'FRED_SERIES_FAILED', message: `${fredId}: ${message}`, count: 1 });
         log(`[fred] ${i + 1}/${ids.length} ${fredId}: skipped (${error.code})`);
       }
     }

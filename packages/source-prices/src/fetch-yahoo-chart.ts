@@ -2,7 +2,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { localDateOfMicros, microsToIso } from '@asof/calendar';
 import type { HttpClient } from '@asof/http';
-import { AsofError, type Micros } from '@asof/schema';
+import { AsofError, type Micros, oneLineMessage } from '@asof/schema';
 import { parseYahooChart } from './parse-yahoo-chart.ts';
 import type { PriceDownloadMeta } from './price-download-meta.ts';
 import type { ParsedPriceFile } from './price-types.ts';
@@ -136,7 +136,7 @@ export async function downloadYahooCharts(
       got = await fetchYahooChart(symbol, options);
     } catch (error) {
       if (!(error instanceof AsofError) || error.code === 'YAHOO_UNREACHABLE') throw error;
-      failures.push({ symbol, code: error.code, message: error.message });
+      failures.push({ symbol, code: error.code, message: oneLineMessage(error.message) });
       continue;
     }
     const day = localDateOfMicros(got.downloadedAt, 'America/New_York');
