@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { type Duck, type DuckDBValue, quoteIdent } from '@asof/duck';
+import { type Duck, type DuckDBValue, loadSql, quoteIdent } from '@asof/duck';
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
 
 /** The query of one report model, `sql/<name>.sql`. */
 export function reportModelSql(name: string): string {
-  return readFileSync(new URL(`${name}.sql`, SQL_DIR), 'utf8');
+  return loadSql(SQL_DIR, name);
 }
 
 /** Runs `sql/<name>.sql` with bound parameters and returns its rows. */
