@@ -16,9 +16,9 @@ export async function runReportModel<T>(
   return duck.all<T>(reportModelSql(name), params);
 }
 
-/** Materialises `sql/<name>.sql` as the table of that name in snake case, for models read by several others. */
+/** Materialises `sql/<name>.sql` as the table `name` (file name = table name), for models read by several others. */
 export async function createReportTable(duck: Duck, name: string): Promise<void> {
-  await duck.createTable(name.replace(/-/g, '_'), reportModelSql(name));
+  await duck.createTable(name, reportModelSql(name));
 }
 
 /** Creates an empty `in_<table>` when the manifest lists none, so models over optional tables give no rows. */
