@@ -3,11 +3,11 @@
 // Parquet + manifest, split, baselines (asof baselines on that split), run — and prints per stage wall
 // seconds, rows/s and peak RSS, then a total line.
 // Measurements belong here, never in unit tests.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
-import { Duck, keyRanges, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
+import { Duck, keyRanges, loadSql, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
@@ -127,7 +127,7 @@ const detail = (text: string) => {
 };
 
 /** A bench-only model, scripts/sql/<name>.sql. */
-const benchSql = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
+const benchSql = (name: string) => loadSql(new URL('./sql/', import.meta.url), name);
 
 const count = async (duck: Duck, table: string) =>
   Number((await duck.one<{ n: bigint }>(`SELECT count(*) AS n FROM ${table}`)).n);

@@ -12,8 +12,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { SeriesDiff, UniverseDiff } from '@asof/diff';
-import { Duck, quoteLiteral } from '@asof/duck';
+import { Duck, quoteLiteral, runSqlFile } from '@asof/duck';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { type InjectedChanges, writeSyntheticRawUniverse } from '@asof/test-kit';
@@ -263,15 +264,7 @@ describe('asof update', () => {
     const b2 = manifestOf('b2');
     const duck = await Duck.open({ threads: 1 });
     try {
-      const sql = readFileSync(join(REPO, 'packages/cli/sql/update_grid_position.sql'), 'utf8').replace(
-        /--.*$/gm,
-        '',
-      );
-      for (const s of sql
-        .split(';')
-        .map((x) => x.trim())
-        .filter(Boolean))
-        await duck.run(s);
+      await runSqlFile(duck, pathToFileURL(join(REPO, 'packages/cli/sql/')), 'update_grid_position');
       const file = join(work, 'b2', b2.outputs.find((o) => o.table === 'segments')!.path);
       const bad = await duck.one<{ n: bigint; total: bigint }>(
         `SELECT count(*) FILTER (WHERE floor(update_grid_position(first_timestamp, frequency, grid_epoch) / segment_length) <> segment

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
-import { Duck, listValue } from '@asof/duck';
+import { Duck, listValue, loadQuery } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
 import {
   type IngestAccounting,
@@ -11,7 +11,7 @@ import {
   shownValue,
 } from '@asof/schema';
 import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
-import { modelPath } from '@asof/transform';
+import { MODELS_DIR, modelSql } from '@asof/transform';
 import { buildUniverse, type SummaryRow } from './build-universe.ts';
 import { formatTable } from './format-table.ts';
 import { formatAccounting, formatWarnings } from './ingest-accounting.ts';
@@ -192,7 +192,7 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
         `SELECT series_id, epoch_us("timestamp") AS ts, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
                 strftime(period_start, '%Y-%m-%dT%H:%M:%S.%fZ') AS period_start,
                 strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, available_at_basis, source_ref
-         FROM (${readFileSync(modelPath('as_of_view'), 'utf8').replace(/;\s*$/, '')})`,
+         FROM (${loadQuery(MODELS_DIR, 'as_of_view')})`,
         { observation_files: files, series_id: seriesId, as_of: asOf },
       );
       return { rows: found, frequency: meta[0].frequency, fiscalYearEnd: meta[0].fiscal_year_end };
@@ -371,14 +371,11 @@ async function coverage(
     const evalStart = (verified.manifest.config as { eval_start?: string }).eval_start ?? '2020-01-01';
     const duck = await Duck.open({ threads: 2 });
     try {
-      const rows = await duck.all<Record<string, string | bigint>>(
-        readFileSync(modelPath('unit_coverage'), 'utf8'),
-        {
-          series_file: verified.readPaths('series')[0],
-          observation_files: listValue(verified.readPaths('observations')),
-          eval_start: `${evalStart}T00:00:00Z`,
-        },
-      );
+      const rows = await duck.all<Record<string, string | bigint>>(modelSql('unit_coverage'), {
+        series_file: verified.readPaths('series')[0],
+        observation_files: listValue(verified.readPaths('observations')),
+        eval_start: `${evalStart}T00:00:00Z`,
+      });
       return { manifest: verified.manifest, rows, evalStart };
     } finally {
       duck.close();

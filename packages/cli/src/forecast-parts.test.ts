@@ -2,16 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Duck, INTEGER, PARQUET_ROW_GROUP_ROWS, quoteLiteral, VARCHAR } from '@asof/duck';
+import { Duck, INTEGER, loadQuery, PARQUET_ROW_GROUP_ROWS, quoteLiteral, VARCHAR } from '@asof/duck';
 import { BASELINE_QUANTILE_LEVELS } from '@asof/scoring';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'asof-forecast-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const partQuery = readFileSync(join(import.meta.dirname, '..', 'sql', 'baseline_forecasts.sql'), 'utf8')
-  .trim()
-  .replace(/;\s*$/, '');
+const partQuery = loadQuery(new URL('../sql/', import.meta.url), 'baseline_forecasts');
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
 const MODELS = ['random_walk', 'drift', 'arima'];

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { periodLabel } from '@asof/calendar';
-import { Duck } from '@asof/duck';
+import { Duck, loadQuery } from '@asof/duck';
 import { withVerifiedManifest } from '@asof/manifest';
 import { FREQUENCIES, InputError, requireKnownNames } from '@asof/schema';
-import { modelPath } from '@asof/transform';
+import { MODELS_DIR } from '@asof/transform';
 import { type Io, requireUniverse, universeManifestOf } from './commands.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
@@ -113,7 +112,7 @@ export async function seriesCommand(args: string[], io: Io): Promise<number> {
       await requireUnitAndSource(duck, verified.readPaths('series')[0], values, values.data as string);
       return await duck.all<Record<string, unknown>>(
         `SELECT * REPLACE (epoch_us(first_timestamp) AS first_timestamp, epoch_us(last_timestamp) AS last_timestamp)
-         FROM (${readFileSync(modelPath('series_catalog'), 'utf8').replace(/;\s*$/, '')})`,
+         FROM (${loadQuery(MODELS_DIR, 'series_catalog')})`,
         {
           series_file: verified.readPaths('series')[0],
           search: ((values.search as string | undefined) ?? '').replace(/\s+/g, ' '),

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { microsToIso } from '@asof/calendar';
-import { BIGINT, Duck, INTEGER, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
+import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
 import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
@@ -61,7 +59,7 @@ export interface BaselineForecastsOptions {
   refitEvery?: number;
 }
 
-const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+const SQL_DIR = new URL('../sql/', import.meta.url);
 const DEFAULT_BLOCK_ROWS = 1_000_000;
 
 function outputsOf(manifest: Manifest, tables: readonly string[]): string[] {
@@ -321,9 +319,7 @@ async function stageSplit(duck: Duck, verified: VerifiedManifest, manifestPath: 
 }
 
 function readSql(name: string): string {
-  return readFileSync(join(SQL_DIR, `${name}.sql`), 'utf8')
-    .trim()
-    .replace(/;\s*$/, '');
+  return loadQuery(SQL_DIR, name);
 }
 
 /** Consecutive series, cut where a block would pass `limit` history rows or forecast rows per model. */

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import type { Duck, Params } from '@asof/duck';
+import { type Duck, loadSql, type Params } from '@asof/duck';
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
 
 /** The query of one diff model, `sql/<name>.sql`. */
 export function diffModelSql(name: string): string {
-  return readFileSync(new URL(`${name}.sql`, SQL_DIR), 'utf8');
+  return loadSql(SQL_DIR, name);
 }
 
 /** Materialises `sql/<name>.sql` as the table `name`. */

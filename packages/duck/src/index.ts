@@ -4,6 +4,7 @@ export type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 export const { BIGINT, BOOLEAN, DOUBLE, INTEGER, listValue, VARCHAR } = nodeApi;
 export * from './describe-parquet.ts';
 export * from './key-ranges.ts';
+export * from './load-sql.ts';
 export * from './open-duck.ts';
 export * from './quote-ident.ts';
 export * from './sort-with-codes.ts';

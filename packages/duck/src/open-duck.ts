@@ -3,6 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { onInterrupt, scratchPath } from '@asof/output';
 import { AsofError, DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_MIN, memoryLimitBytes } from '@asof/schema';
 import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import { stripTrailingSemicolon } from './load-sql.ts';
 import { nodeApi } from './node-api.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { TableAppender } from './table-appender.ts';
@@ -217,12 +218,6 @@ export class Duck {
     return row.v;
   }
 
-  /** Runs the query of a `.sql` model file as `CREATE OR REPLACE TABLE <table> AS …`. */
-  async createTableFromFile(table: string, sqlPath: string, params?: Params): Promise<void> {
-    const sql = readFileSync(sqlPath, 'utf8');
-    await this.createTable(table, sql, params);
-  }
-
   async createTable(table: string, query: string, params?: Params): Promise<void> {
     const used = params ? pickUsedParams(query, params) : undefined;
     await this.run(`CREATE OR REPLACE TABLE ${quoteIdent(table)} AS ${stripTrailingSemicolon(query)}`, used);
@@ -384,10 +379,6 @@ async function connectInUtc(instance: DuckDBInstance): Promise<DuckDBConnection>
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
   return connection;
-}
-
-function stripTrailingSemicolon(sql: string): string {
-  return sql.trim().replace(/;\s*$/, '');
 }
 
 /** DuckDB refuses parameters a statement does not use; bind only the `$names` that appear in it. */

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Duck, type Params, pickUsedParams } from '@asof/duck';
+import { type Duck, loadSql, type Params, pickUsedParams } from '@asof/duck';
 
 /** The folder of this package's `.sql` models. */
-export const PATTERN_MODELS_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+const PATTERN_MODELS_DIR = new URL('../sql/', import.meta.url);
 
 export function patternModelSql(name: string): string {
-  return readFileSync(`${PATTERN_MODELS_DIR}${name}.sql`, 'utf8');
+  return loadSql(PATTERN_MODELS_DIR, name);
 }
 
 /** Builds table `name` from `sql/<name>.sql`, binding only the `$params` the model uses. */

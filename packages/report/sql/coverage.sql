@@ -1,5 +1,6 @@
 -- Coverage by scope → category → detail category → frequency: series, observation rows (revisions
 -- included: n_obs periods + n_revisions later vintages), evaluation targets and tasks.
+-- grain: (scope, category, detail_category, frequency)
 SELECT s.scope, s.category, s.detail_category, s.frequency,
        count(*)::INTEGER AS series,
        sum(coalesce(s.n_obs, 0) + coalesce(s.n_revisions, 0))::DOUBLE AS observations,

@@ -61,9 +61,9 @@ export async function aggregateSplit(duck: Duck): Promise<SplitAggregates> {
      target_known_at TIMESTAMPTZ, "window" VARCHAR`,
   );
   return {
-    trainMonths: await runReportModel<TrainMonthRow>(duck, 'split-train-months'),
-    trainSummary: await runReportModel<TrainSummaryRow>(duck, 'split-train-summary'),
-    originMonths: await runReportModel<OriginMonthRow>(duck, 'split-origins-months'),
-    windows: await runReportModel<WindowRow>(duck, 'split-windows'),
+    trainMonths: await runReportModel<TrainMonthRow>(duck, 'split_train_months'),
+    trainSummary: await runReportModel<TrainSummaryRow>(duck, 'split_train_summary'),
+    originMonths: await runReportModel<OriginMonthRow>(duck, 'split_origins_months'),
+    windows: await runReportModel<WindowRow>(duck, 'split_windows'),
   };
 }

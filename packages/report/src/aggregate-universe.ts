@@ -95,7 +95,7 @@ export interface UniverseAggregates {
   vintageCounts: VintageCountRow[];
   revisionBins: RevisionBinRow[];
   topRevised: TopRevisedRow[];
-  /** Every static series a later download restated (vendor-restatements.sql), most restated first. */
+  /** Every static series a later download restated (vendor_restatements.sql), most restated first. */
   restated: RestatedSeriesRow[];
   patternMix: PatternMixRow[];
   segmentStatistics: SegmentStatisticRow[];
@@ -103,7 +103,7 @@ export interface UniverseAggregates {
   warnings: WarningCounts;
 }
 
-/** Publication-lag bins of publication-lag-bins.sql, in order. */
+/** Publication-lag bins of publication_lag_bins.sql, in order. */
 export const LAG_BINS = [
   '< 0 (before period end)',
   '0–1 d',
@@ -117,7 +117,7 @@ export const LAG_BINS = [
   '≥ 365 d',
 ] as const;
 
-/** Revision-size bins of revision-sizes.sql, in order. */
+/** Revision-size bins of revision_sizes.sql, in order. */
 export const REVISION_BINS = [
   '0 (back to first)',
   '< 0.1 %',
@@ -141,23 +141,23 @@ export async function aggregateUniverse(
     'segments',
     'series_id VARCHAR, frequency VARCHAR, label VARCHAR, adf_stat DOUBLE, acf1 DOUBLE, forecastability DOUBLE',
   );
-  await createReportTable(duck, 'report-periods');
-  await createReportTable(duck, 'report-first-releases');
+  await createReportTable(duck, 'report_periods');
+  await createReportTable(duck, 'report_first_releases');
   const [hasSegments] = await duck.all<{ n: number }>('SELECT count(*)::INTEGER AS n FROM in_segments');
-  const [warnings] = await runReportModel<WarningCounts>(duck, 'warning-counts');
+  const [warnings] = await runReportModel<WarningCounts>(duck, 'warning_counts');
   return {
     coverage: await runReportModel<CoverageRow>(duck, 'coverage'),
-    activeSeries: await runReportModel<ActiveSeriesRow>(duck, 'active-series'),
-    lagBins: await runReportModel<LagBinRow>(duck, 'publication-lag-bins'),
-    lagQuantiles: await runReportModel<LagQuantileRow>(duck, 'publication-lag-quantiles'),
-    vintageCounts: await runReportModel<VintageCountRow>(duck, 'vintage-counts'),
-    revisionBins: await runReportModel<RevisionBinRow>(duck, 'revision-sizes'),
-    topRevised: await runReportModel<TopRevisedRow>(duck, 'top-revised-series', {
+    activeSeries: await runReportModel<ActiveSeriesRow>(duck, 'active_series'),
+    lagBins: await runReportModel<LagBinRow>(duck, 'publication_lag_bins'),
+    lagQuantiles: await runReportModel<LagQuantileRow>(duck, 'publication_lag_quantiles'),
+    vintageCounts: await runReportModel<VintageCountRow>(duck, 'vintage_counts'),
+    revisionBins: await runReportModel<RevisionBinRow>(duck, 'revision_sizes'),
+    topRevised: await runReportModel<TopRevisedRow>(duck, 'top_revised_series', {
       limit: options.topRevised ?? 15,
     }),
-    restated: await runReportModel<RestatedSeriesRow>(duck, 'vendor-restatements'),
-    patternMix: await runReportModel<PatternMixRow>(duck, 'pattern-mix'),
-    segmentStatistics: await runReportModel<SegmentStatisticRow>(duck, 'segment-statistics'),
+    restated: await runReportModel<RestatedSeriesRow>(duck, 'vendor_restatements'),
+    patternMix: await runReportModel<PatternMixRow>(duck, 'pattern_mix'),
+    segmentStatistics: await runReportModel<SegmentStatisticRow>(duck, 'segment_statistics'),
     hasSegments: hasSegments.n > 0,
     warnings,
   };

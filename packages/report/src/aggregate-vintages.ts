@@ -50,15 +50,15 @@ export async function aggregateVintages(
     { id: seriesId },
   );
   if (!meta) await requireSeriesIds(duck, [seriesId]);
-  const paths = await runReportModel<VintagePathRow>(duck, 'vintage-paths', { series: seriesId });
+  const paths = await runReportModel<VintagePathRow>(duck, 'vintage_paths', { series: seriesId });
   const instants = asOf.length
     ? asOf.map((a) => Date.parse(a))
-    : (await runReportModel<{ instant: number }>(duck, 'vintage-default-instants', { series: seriesId })).map(
+    : (await runReportModel<{ instant: number }>(duck, 'vintage_default_instants', { series: seriesId })).map(
         (r) => r.instant,
       );
   const drawn = [];
   for (const at of instants) {
-    const path = await runReportModel<{ t: number; value: number }>(duck, 'vintage-as-of', {
+    const path = await runReportModel<{ t: number; value: number }>(duck, 'vintage_as_of', {
       series: seriesId,
       as_of: new Date(at).toISOString(),
     });

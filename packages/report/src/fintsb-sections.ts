@@ -70,8 +70,8 @@ export async function fintsbSections(duck: Duck): Promise<Section[]> {
     `dataset VARCHAR, pattern VARCHAR, frequency VARCHAR, k INTEGER, length INTEGER, train_start TIMESTAMPTZ,
      train_end TIMESTAMPTZ, valid_start TIMESTAMPTZ, valid_end TIMESTAMPTZ, test_start TIMESTAMPTZ, test_end TIMESTAMPTZ`,
   );
-  const stats = await runReportModel<StatisticRow>(duck, 'fintsb-statistics');
-  const datasets = await runReportModel<DatasetRow>(duck, 'fintsb-datasets');
+  const stats = await runReportModel<StatisticRow>(duck, 'fintsb_statistics');
+  const datasets = await runReportModel<DatasetRow>(duck, 'fintsb_datasets');
   const blocks: Block[] = [];
   if (stats.length) {
     blocks.push(

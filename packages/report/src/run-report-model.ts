@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { type Duck, type DuckDBValue, quoteIdent } from '@asof/duck';
+import { type Duck, type DuckDBValue, loadSql, quoteIdent } from '@asof/duck';
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
 
 /** The query of one report model, `sql/<name>.sql`. */
 export function reportModelSql(name: string): string {
-  return readFileSync(new URL(`${name}.sql`, SQL_DIR), 'utf8');
+  return loadSql(SQL_DIR, name);
 }
 
 /** Runs `sql/<name>.sql` with bound parameters and returns its rows. */
@@ -17,9 +16,9 @@ export async function runReportModel<T>(
   return duck.all<T>(reportModelSql(name), params);
 }
 
-/** Materialises `sql/<name>.sql` as the table of that name in snake case, for models read by several others. */
+/** Materialises `sql/<name>.sql` as the table `name` (file name = table name), for models read by several others. */
 export async function createReportTable(duck: Duck, name: string): Promise<void> {
-  await duck.createTable(name.replace(/-/g, '_'), reportModelSql(name));
+  await duck.createTable(name, reportModelSql(name));
 }
 
 /** Creates an empty `in_<table>` when the manifest lists none, so models over optional tables give no rows. */

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isoToMicros, type Micros, microsToIso } from '@asof/calendar';
-import { type Duck, quoteLiteral } from '@asof/duck';
+import { type Duck, loadQuery, quoteLiteral } from '@asof/duck';
 import { assertSplitManifest, type VerifiedManifest } from '@asof/manifest';
 import { InputError } from '@asof/schema';
 import { parseEmbargo, parseInstantArg, subtractEmbargo } from '@asof/split';
 
-const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+const SQL_DIR = new URL('../sql/', import.meta.url);
 
 /** One (series, origin) pair of the split, as the runner serves it. */
 export interface Pair {
@@ -46,9 +43,7 @@ export interface RunSplit {
 }
 
 export function readRunnerSql(name: string): string {
-  return readFileSync(join(SQL_DIR, `${name}.sql`), 'utf8')
-    .trim()
-    .replace(/;\s*$/, '');
+  return loadQuery(SQL_DIR, name);
 }
 
 function incomplete(manifestPath: string, detail: string): InputError {

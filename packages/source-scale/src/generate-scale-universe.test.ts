@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { Duck, pickUsedParams } from '@asof/duck';
+import { Duck, loadSql, pickUsedParams } from '@asof/duck';
 import { ScaleSource } from '@asof/schema';
 import { defaultRegistry } from '@asof/taxonomy';
 import { createStagingTables, loadRegistryTables } from '@asof/transform';
@@ -124,7 +123,7 @@ describe('scale_observations', () => {
         key_offset: SCALE_KEY_OFFSET,
         seq_offset: SCALE_SEQ_OFFSET,
       };
-      const model = readFileSync(new URL('../sql/scale_observations.sql', import.meta.url), 'utf8');
+      const model = loadSql(new URL('../sql/', import.meta.url), 'scale_observations');
       await duck.createTable('modelled', model, params);
       // The definition: one window over every step, as the model computed it before issue 21.
       const reference = `SELECT series_idx + $key_offset AS series_key, $seq_offset + (series_idx * 65536.0 + k) * 2 AS stage_seq,

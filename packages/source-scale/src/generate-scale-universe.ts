@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { DOUBLE, type Duck, INTEGER, type Params, pickUsedParams, VARCHAR } from '@asof/duck';
+import { DOUBLE, type Duck, INTEGER, loadQuery, type Params, pickUsedParams, VARCHAR } from '@asof/duck';
 import { InputError, type ScaleSource } from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
 import { readScaleShape, type ScaleShapeRow } from './read-scale-shape.ts';
@@ -15,7 +13,7 @@ export const SCALE_SEQ_OFFSET = 1e12;
 
 const BASES = ['bar_close', 'vintage', 'filing'];
 const REFS = ['scale:bar', 'scale:release', 'scale:revised', 'scale:10-Q', 'scale:restated'];
-const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
+const SQL_DIR = new URL('../sql/', import.meta.url);
 
 export type ScaleKind = 'bar' | 'volume' | 'macro' | 'fundamental';
 
@@ -91,7 +89,7 @@ export function scaleAnchors(end: string): Params {
 }
 
 function sql(name: string): string {
-  return readFileSync(`${SQL_DIR}${name}.sql`, 'utf8').trim().replace(/;\s*$/, '');
+  return loadQuery(SQL_DIR, name);
 }
 
 /**

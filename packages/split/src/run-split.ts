@@ -1,6 +1,5 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import {
   BIGINT,
@@ -9,6 +8,7 @@ import {
   Duck,
   describeParquet,
   keyRanges,
+  loadSql,
   MAX_ROWS_PER_FILE,
   type Params,
   partPath,
@@ -96,14 +96,16 @@ const VIEW_MODELS: ReadonlySet<string> = new Set(['train_observations']);
  * by the ENUM types of SPLIT_CODES, which the later models and the writes cast to.
  */
 export async function createSplitModel(duck: Duck, name: string, params: Params): Promise<void> {
-  const sql = readFileSync(splitModelPath(name), 'utf8');
+  const sql = splitModelSql(name);
   await (VIEW_MODELS.has(name) ? duck.createView(name, sql, params) : duck.createTable(name, sql, params));
   if (name === 'series_keys') await createSplitCodes(duck);
 }
 
-export const SQL_DIR = fileURLToPath(new URL('../sql/', import.meta.url));
-export function splitModelPath(name: string): string {
-  return `${SQL_DIR}${name}.sql`;
+const SQL_DIR = new URL('../sql/', import.meta.url);
+
+/** The text of `sql/<name>.sql`. */
+export function splitModelSql(name: string): string {
+  return loadSql(SQL_DIR, name);
 }
 
 export interface SplitOptions extends SeriesFilters {
@@ -421,7 +423,7 @@ async function splitInto(
     const outputs: ManifestOutput[] = [];
     const withTasks = verified.has('tasks');
     if (withTasks) {
-      await duck.createTable('split_tasks', readFileSync(splitModelPath('split_tasks'), 'utf8'));
+      await duck.createTable('split_tasks', splitModelSql('split_tasks'));
       step('model split_tasks');
     }
     for (const spec of outputsFor(s.layout, withTasks))
@@ -494,7 +496,7 @@ function emptyWindowWarnings(summary: Record<string, unknown>, s: SplitSettings)
  * labelled_origins.sql joins them back.
  */
 async function labelOrigins(duck: Duck): Promise<void> {
-  await duck.createTable('origin_label_keys', readFileSync(splitModelPath('origin_label_keys'), 'utf8'));
+  await duck.createTable('origin_label_keys', splitModelSql('origin_label_keys'));
   const keys = await duck.all<{ frequency: string; us: bigint; fiscal: boolean }>(
     'SELECT frequency, epoch_us(origin) AS us, fiscal FROM origin_label_keys ORDER BY frequency, origin, fiscal',
   );
@@ -517,7 +519,7 @@ async function labelOrigins(duck: Duck): Promise<void> {
   await duck.run(
     'INSERT INTO origin_label_values SELECT frequency, make_timestamptz(us), fiscal, origin_label FROM origin_label_us',
   );
-  await duck.createTable('labelled_origins', readFileSync(splitModelPath('labelled_origins'), 'utf8'));
+  await duck.createTable('labelled_origins', splitModelSql('labelled_origins'));
 }
 
 /** The frequency partition of an observations file, from the path the manifest lists (frequency=<F>/…). */

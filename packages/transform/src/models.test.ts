@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck, listValue } from '@asof/duck';
@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   assertInvariants,
   createStagingTables,
-  modelPath,
+  modelSql,
   OBSERVATION_MODELS,
   runModels,
 } from './run-models.ts';
@@ -389,7 +389,7 @@ describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'asof-withdrawal-'));
     try {
       const glob = await writeObservations(dir);
-      const sql = readFileSync(modelPath('as_of_view'), 'utf8');
+      const sql = modelSql('as_of_view');
       const view = async (asOf: string) =>
         (
           await duck.all<{ t: string; value: number }>(
@@ -414,7 +414,7 @@ describe('withdrawal rows (value NULL, docs/decisions/0007)', () => {
       const glob = await writeObservations(dir);
       const seriesFile = join(dir, 'series.parquet');
       await duck.writeParquet('SELECT * FROM series ORDER BY series_id', seriesFile);
-      const sql = readFileSync(modelPath('unit_coverage'), 'utf8');
+      const sql = modelSql('unit_coverage');
       const r = await duck.one<{ series: bigint; points: bigint }>(`SELECT series, points FROM (${sql})`, {
         series_file: seriesFile,
         observation_files: listValue([glob]),

@@ -1,24 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Duck, type Params, pickUsedParams } from '@asof/duck';
+import { type Duck, loadSql, type Params, pickUsedParams, runSqlFile } from '@asof/duck';
 import { AsofError } from '@asof/schema';
 
-/** The folder of this package's `.sql` models. */
-export const MODELS_DIR = fileURLToPath(new URL('../models/', import.meta.url));
+/** The folder of this package's `.sql` models (a URL, for loadSql and loadQuery of @asof/duck). */
+export const MODELS_DIR = new URL('../models/', import.meta.url);
 
-export function modelPath(name: string): string {
-  return `${MODELS_DIR}${name}.sql`;
+/** The text of `models/<name>.sql`. */
+export function modelSql(name: string): string {
+  return loadSql(MODELS_DIR, name);
 }
 
 /** Creates the staging and registry tables the sources and loaders fill. */
 export async function createStagingTables(duck: Duck): Promise<void> {
-  const ddl = readFileSync(modelPath('stg_tables'), 'utf8');
-  for (const statement of ddl
-    .split(';')
-    .map((s) => s.replace(/--.*$/gm, '').trim())
-    .filter(Boolean)) {
-    await duck.run(statement);
-  }
+  await runSqlFile(duck, MODELS_DIR, 'stg_tables');
 }
 
 /**
@@ -36,7 +29,7 @@ const VIEW_MODELS: ReadonlySet<string> = new Set(['observations']);
 /** Builds each model from its `.sql` file, in order: a table, or a view for VIEW_MODELS. */
 export async function runModels(duck: Duck, names: readonly string[], params: Params = {}): Promise<void> {
   for (const name of names) {
-    const sql = readFileSync(modelPath(name), 'utf8');
+    const sql = modelSql(name);
     if (VIEW_MODELS.has(name))
       await duck.createView(name, sql, pickUsedParams(sql, params), { shared: true });
     else await duck.createTable(name, sql, pickUsedParams(sql, params));

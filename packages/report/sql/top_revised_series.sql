@@ -1,5 +1,6 @@
 -- The series whose first releases moved most: revised periods and the median / largest relative move
 -- from first release to latest value.
+-- grain: series_id
 SELECT p.series_id, s.source, s.title, s.frequency,
        count(*)::INTEGER AS revised_periods,
        (sum(p.vintages - 1))::INTEGER AS revisions,

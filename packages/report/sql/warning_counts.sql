@@ -1,4 +1,5 @@
 -- What the manifest's warnings are about, counted in the data.
+-- grain: one row
 SELECT
   (SELECT count(*) FROM in_series WHERE universe_kind = 'static')::INTEGER AS static_series,
   (SELECT count(*) FROM in_series WHERE is_synthetic)::INTEGER AS synthetic_series,

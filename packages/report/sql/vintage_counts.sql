@@ -1,4 +1,5 @@
 -- Periods per source by their number of vintages (1 = never revised).
+-- grain: (source, vintages)
 WITH counted AS (
   SELECT s.source, 1 AS vintages, sum(s.n_obs)::DOUBLE AS periods
   FROM in_series AS s

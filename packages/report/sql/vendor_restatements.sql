@@ -2,6 +2,7 @@
 -- fredgraph CSVs carry no revision dates, so a changed value is a silent restatement, kept as a row dated
 -- by the download that shows it; the build warns VENDOR_RESTATED): restated values, the downloads that
 -- restated them, the periods they span and the median / largest relative move. Most restated first.
+-- grain: series_id
 WITH restated AS (
   SELECT o.series_id, o."timestamp", o.available_at, o.value,
          lag(o.value) OVER (PARTITION BY o.series_id, o."timestamp" ORDER BY o.available_at) AS old_value

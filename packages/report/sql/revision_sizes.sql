@@ -1,5 +1,6 @@
 -- Revised periods per source by the size of the move from first release to latest value,
 -- |latest − first| / |first| (periods whose latest row is a withdrawal or whose first value is 0 are left out).
+-- grain: (source, bin)
 WITH moves AS (
   SELECT s.source, abs(p.latest_value - p.first_value) / abs(p.first_value) AS move
   FROM report_periods AS p

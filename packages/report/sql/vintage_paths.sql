@@ -1,5 +1,6 @@
 -- One series, per timestamp: its first release and latest value, the number of vintages and when the
 -- first and last of them were published (epoch milliseconds, for the chart's time axis).
+-- grain: t (the timestamp; one series)
 SELECT epoch_ms("timestamp")::DOUBLE AS t,
        count(*)::INTEGER AS vintages,
        arg_min(value, available_at) AS first_value,

@@ -1,5 +1,6 @@
 -- Default as-of instants for the vintage view of one series: the 25/50/75 % points of the instants at which
 -- its revisions were published (of all its publication instants when it has no revisions).
+-- grain: instant
 WITH ranked AS (
   SELECT epoch_ms(available_at)::DOUBLE AS instant,
          row_number() OVER (PARTITION BY "timestamp" ORDER BY available_at) AS k

@@ -1,6 +1,7 @@
 -- Periods (series_id, timestamp) of the series that have later vintages (n_revisions > 0): the number of
 -- vintages, the first release (instant, value) and the latest value (NULL when the latest row withdrew it).
 -- Series without revisions have one row per period, so the other models read their rows directly.
+-- grain: (series_id, "timestamp")
 SELECT o.series_id, o."timestamp",
        count(*)::INTEGER AS vintages,
        min(o.available_at) AS first_at,

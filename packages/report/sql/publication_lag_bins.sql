@@ -1,4 +1,5 @@
 -- First releases per source and basis in publication-lag bins (days), with each bin's share of the group.
+-- grain: (source, basis, bin)
 WITH binned AS (
   SELECT source, basis,
          CASE

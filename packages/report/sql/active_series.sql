@@ -1,6 +1,7 @@
 -- Series active per month and category: a series counts from the month of its first timestamp to the
 -- month of its last. Timestamps are instants and a New York period end (23:59:59.999 America/New_York)
 -- falls on the next UTC day: 12 h back lands every US-zone timestamp in its own New York day.
+-- grain: (month, category)
 WITH bounds AS (
   SELECT category,
          date_trunc('month', make_timestamp(epoch_us(first_timestamp)) - INTERVAL 12 HOUR) AS first_month,

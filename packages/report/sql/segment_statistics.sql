@@ -1,5 +1,6 @@
 -- ADF statistic, lag-1 autocorrelation and forecastability of the segments per category and frequency:
 -- count and the 5/25/50/75/95 % quantiles (finite values only).
+-- grain: (category, frequency, statistic)
 WITH long AS (
   UNPIVOT (
     SELECT s.category, g.frequency, g.adf_stat, g.acf1, g.forecastability

@@ -1,5 +1,6 @@
 -- The training snapshot per category and frequency: series, rows, the last timestamp and the last
 -- publication instant it holds (all strictly before the train cutoff).
+-- grain: (category, frequency)
 SELECT s.category, s.frequency, count(DISTINCT s.series_id)::INTEGER AS series,
        sum(coalesce(s.n_obs, 0))::DOUBLE AS observations,
        epoch_ms(max(s.last_timestamp))::DOUBLE AS last_timestamp,

@@ -1,5 +1,6 @@
 -- Origins per window (T1/T2/T3, or none without a model cutoff) and frequency: counts, series, pending
 -- origins and target steps, and the span of origins and of target_known_at.
+-- grain: ("window", frequency)
 SELECT coalesce("window", 'none') AS "window", frequency,
        count(*)::INTEGER AS origins,
        count(DISTINCT series_id)::INTEGER AS series,
