@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildUniverse, loadPipeline } from '@asof/build';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { writeSyntheticRawUniverse } from '@asof/test-kit';
-import { buildUniverse } from '../src/build-universe.ts';
-import { loadPipeline } from '../src/load-pipeline.ts';
 import { updateUniverse } from '../src/update-universe.ts';
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
+import { loadPipeline } from '@asof/build';
 import { InputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
-import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { pipelineFileToRecord, recordedPipelineFile } from './recorded-pipeline-file.ts';
