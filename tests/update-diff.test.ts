@@ -263,7 +263,7 @@ describe('asof update', () => {
     const b2 = manifestOf('b2');
     const duck = await Duck.open({ threads: 1 });
     try {
-      const sql = readFileSync(join(REPO, 'packages/cli/sql/update_grid_position.sql'), 'utf8').replace(
+      const sql = readFileSync(join(REPO, 'packages/build/sql/update_grid_position.sql'), 'utf8').replace(
         /--.*$/gm,
         '',
       );

@@ -9,15 +9,6 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import {
-  ASOF_VERSION,
-  buildUniverse,
-  keptAccounting,
-  pipelineInputs,
-  runSources,
-  type SourceReport,
-  universeManifest,
-} from '@asof/build';
 import { vendorRestatementWarnings } from '@asof/diff';
 import { BIGINT, BOOLEAN, Duck, listValue, VARCHAR } from '@asof/duck';
 import { manifestOutput, openVerifiedManifest, type VerifiedManifest, writeManifest } from '@asof/manifest';
@@ -52,6 +43,9 @@ import {
   writeTable,
   writeUniverse,
 } from '@asof/transform';
+import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
+import { keptAccounting } from './ingest-accounting.ts';
+import { runSources, type SourceReport } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
 import { updateModelSql } from './update-models.ts';
 import { MEMBERSHIP_INPUT, planIsNoop, planUpdate, type SourcePlan, type UpdatePlan } from './update-plan.ts';
