@@ -6,7 +6,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ASOF_VERSION, loadPipeline, writeBaselineForecasts } from '@asof/cli';
+import { ASOF_VERSION, loadPipeline } from '@asof/build';
+import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, keyRanges, loadSql, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';

@@ -4,7 +4,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse, loadPipeline } from '@asof/cli';
+import { buildUniverse, loadPipeline } from '@asof/build';
 import { canonicalJson } from '@asof/manifest';
 
 const repo = join(import.meta.dirname, '..');

@@ -123,6 +123,10 @@ export function forbiddenEdges(pkgs: Pkg[]): string[] {
       }
       if (['@asof/schema'].includes(p.name) && target !== p.name)
         bad.push(`${p.name} → ${target} (schema is the root)`);
+      // The CLI parses arguments, calls a library function and prints; what it calls lives in a library
+      // (issue 53 item 1), so nothing builds on the command.
+      if (target === '@asof/cli' && p.name !== '@asof/cli')
+        bad.push(`${p.name} → ${target} (no package imports the CLI: use the library it calls)`);
     }
     for (const i of p.sourceImports) {
       const target = i.split('/').slice(0, 2).join('/');
@@ -144,11 +148,13 @@ describe('dependency direction', () => {
       { name: '@asof/source-fred', dir: 'x', deps: ['@asof/source-edgar'], sourceImports: [] },
       { name: '@asof/scoring', dir: 'y', deps: ['@asof/duck'], sourceImports: ['@asof/duck'] },
       { name: '@asof/cli', dir: 'z', deps: ['@asof/duck'], sourceImports: ['@asof/duck/src/open-duck.ts'] },
+      { name: '@asof/report', dir: 'w', deps: ['@asof/cli'], sourceImports: ['@asof/cli'] },
     ];
     const bad = forbiddenEdges(pkgs);
     expect(bad).toContain('@asof/source-fred → @asof/source-edgar (sources never depend on each other)');
     expect(bad).toContain('@asof/scoring → @asof/duck (scoring depends only on schema and manifest)');
     expect(bad.some((b) => b.includes('deep import'))).toBe(true);
+    expect(bad).toContain('@asof/report → @asof/cli (no package imports the CLI: use the library it calls)');
   });
 
   it("keeps @asof/test-kit private and out of every library's shipped source and dependencies", () => {

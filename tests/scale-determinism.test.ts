@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { buildUniverse, loadPipeline } from '@asof/cli';
+import { buildUniverse, loadPipeline } from '@asof/build';
 import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, writeBaselineForecasts } from '@asof/cli';
+import { buildUniverse } from '@asof/build';
+import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';

@@ -1,6 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse, writeBaselineForecasts } from '@asof/cli';
+import { buildUniverse } from '@asof/build';
+import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { finalizeManifest, hashFile, verifyManifest, writeManifest } from '@asof/manifest';
 import { type Manifest, PipelineConfig } from '@asof/schema';

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildUniverse } from '@asof/cli';
+import { buildUniverse } from '@asof/build';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { expect } from 'vitest';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/cli';
+import { buildUniverse } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';

@@ -1,7 +1,7 @@
 import { appendFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/cli';
+import { buildUniverse } from '@asof/build';
 import { PipelineConfig } from '@asof/schema';
 import { DEFAULT_REGISTRY_DIR, defaultRegistry, expandMetricColumns, loadRegistry } from '@asof/taxonomy';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -264,7 +264,7 @@ describe('asof update', () => {
     const b2 = manifestOf('b2');
     const duck = await Duck.open({ threads: 1 });
     try {
-      await runSqlFile(duck, pathToFileURL(join(REPO, 'packages/cli/sql/')), 'update_grid_position');
+      await runSqlFile(duck, pathToFileURL(join(REPO, 'packages/build/sql/')), 'update_grid_position');
       const file = join(work, 'b2', b2.outputs.find((o) => o.table === 'segments')!.path);
       const bad = await duck.one<{ n: bigint; total: bigint }>(
         `SELECT count(*) FILTER (WHERE floor(update_grid_position(first_timestamp, frequency, grid_epoch) / segment_length) <> segment

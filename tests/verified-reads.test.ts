@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse, loadPipeline } from '@asof/cli';
+import { buildUniverse, loadPipeline } from '@asof/build';
 import { PipelineConfig } from '@asof/schema';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

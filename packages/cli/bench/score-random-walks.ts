@@ -5,13 +5,13 @@
 //   npx tsx packages/cli/bench/score-random-walks.ts        (from the repo root)
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildUniverse } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { readSplitTables, readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
 import { runSplit } from '@asof/split';
-import { buildUniverse } from '../src/build-universe.ts';
 import { writeBaselineForecasts } from '../src/write-baseline-forecasts.ts';
 
 const root = join(process.cwd(), 'out', 'bench-score-rw');

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { buildUniverse, loadPipeline, type SummaryRow } from '@asof/build';
 import { isoToMicros, microsToIso, periodLabel } from '@asof/calendar';
 import { Duck, listValue, loadQuery } from '@asof/duck';
 import { checkManifest, withVerifiedManifest } from '@asof/manifest';
@@ -12,10 +13,8 @@ import {
 } from '@asof/schema';
 import { defaultRegistry, taxonomyDocument } from '@asof/taxonomy';
 import { MODELS_DIR, modelSql } from '@asof/transform';
-import { buildUniverse, type SummaryRow } from './build-universe.ts';
+import { formatAccounting, formatWarnings } from './format-accounting.ts';
 import { formatTable } from './format-table.ts';
-import { formatAccounting, formatWarnings } from './ingest-accounting.ts';
-import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { pipelineFieldsHelp } from './pipeline-fields-help.ts';

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { ASOF_VERSION, gitState } from '@asof/build';
 import {
   exportFintsb,
   FINTSB_FIELDS,
@@ -9,11 +10,9 @@ import {
 } from '@asof/patterns';
 import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
-import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { exportCsvCommand } from './export-csv-command.ts';
 import { formatTable } from './format-table.ts';
-import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 

@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
+import { ASOF_VERSION, gitState } from '@asof/build';
 import { InputError } from '@asof/schema';
-import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { exportCsv } from './export-csv.ts';
-import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
 
 export const EXPORT_CSV_USAGE = 'asof export csv --manifest M --out DIR [--json]';

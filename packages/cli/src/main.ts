@@ -68,7 +68,7 @@ Each command takes --help; asof --version prints the versions.
 
 /** `asof --version`: this asof and the DuckDB it writes every Parquet file with (both are in every manifest). */
 async function versionText(): Promise<string> {
-  const { ASOF_VERSION } = await import('./build-universe.ts');
+  const { ASOF_VERSION } = await import('@asof/build');
   const duck = await Duck.open({ threads: 1 });
   try {
     return `asof ${ASOF_VERSION}\nDuckDB ${await duck.version()} (@duckdb/node-api)\nNode.js ${process.version}\n`;

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
+import { ASOF_VERSION, gitState } from '@asof/build';
 import { planOutput, runInterruptibly, writeOutputDir } from '@asof/output';
 import { runModel, sandboxMode } from '@asof/runner';
 import { AsofError, elapsedStamp, InputError } from '@asof/schema';
@@ -9,10 +10,8 @@ import {
   scoreSplit,
   writeResults,
 } from '@asof/scoring';
-import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
-import { gitState } from './git-state.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { readForecastsFast } from './read-forecasts-duck.ts';

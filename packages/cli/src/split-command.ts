@@ -1,4 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
+import { ASOF_VERSION, gitState } from '@asof/build';
 import { FREQUENCIES, InputError } from '@asof/schema';
 import {
   LAYOUTS,
@@ -9,10 +10,8 @@ import {
   TARGET_VINTAGES,
   type TargetVintage,
 } from '@asof/split';
-import { ASOF_VERSION } from './build-universe.ts';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
-import { gitState } from './git-state.ts';
 import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';

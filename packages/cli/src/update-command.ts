@@ -1,11 +1,10 @@
 import { dirname, join, resolve } from 'node:path';
+import { loadPipeline, type UpdateResult, type UpdateStep, updateUniverse } from '@asof/build';
 import { InputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
-import { loadPipeline } from './load-pipeline.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { pipelineFileToRecord, recordedPipelineFile } from './recorded-pipeline-file.ts';
-import { type UpdateResult, type UpdateStep, updateUniverse } from './update-universe.ts';
 
 export const UPDATE_USAGE =
   'asof update --manifest OLD/manifest.json [pipeline.json] --out NEW [--offline] [--json]';

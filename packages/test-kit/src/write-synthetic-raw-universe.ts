@@ -9,7 +9,7 @@ import { fredCatalog } from '@asof/taxonomy';
 /**
  * A raw-file universe at two dates, written by the sources' own synthetic generators in their raw formats
  * (companyfacts/submissions JSON, ALFRED observation JSON, Yahoo chart JSON with sidecars), for the
- * update and diff tests and packages/cli/bench/update.ts. Stage 2 is stage 1 plus, and nothing else:
+ * update and diff tests and packages/build/bench/update.ts. Stage 2 is stage 1 plus, and nothing else:
  * - prices: per instrument a second download (a recent window re-downloaded: the last `overlap` sessions of
  *   stage 1 again, then the new sessions up to `t2`); in instrument 0's window one past close is changed
  *   (a silent vendor restatement); one new instrument;

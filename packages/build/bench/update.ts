@@ -6,7 +6,7 @@
  * filing and ALFRED vintages. Prints the wall and CPU seconds of `build(t2)` and of
  * `update(build(t1), t2)`, their ratio, and whether every Parquet file and the manifest body are identical.
  *
- *   npx tsx packages/cli/bench/update.ts [--instruments 160] [--companies 100] [--fred 40] [--t2 2024-08-27] [--dir D]
+ *   npx tsx packages/build/bench/update.ts [--instruments 160] [--companies 100] [--fred 40] [--t2 2024-08-27] [--dir D]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

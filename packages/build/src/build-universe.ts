@@ -36,6 +36,7 @@ import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
 import { runSources } from './run-sources.ts';
 import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';
 
+// The workspace's packages share one version, so this package's is asof's (it moved here from the CLI's).
 export const ASOF_VERSION: string = JSON.parse(
   readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
 ).version;

@@ -1,6 +1,6 @@
 import type { IngestAccounting } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
-import { accountingWarnings, formatWarnings, settleAccounting } from './ingest-accounting.ts';
+import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
 
 const entry = (over: Partial<IngestAccounting>): IngestAccounting => ({
   source: 'edgar',
@@ -33,18 +33,5 @@ describe('ingest accounting', () => {
     expect(
       accountingWarnings([entry({ mapped: 901, dropped: { unknown_concept: 90, 'unit:pure': 9 } })]),
     ).toEqual([]);
-  });
-
-  it('groups warnings by code on the console, and lists every one when verbose', () => {
-    const warnings = [
-      { code: 'A', message: 'first' },
-      { code: 'A', message: 'second' },
-      { code: 'B', message: 'only' },
-    ];
-    expect(formatWarnings(warnings)).toBe(
-      '  ! A ×2: first (and 1 more like it)\n  ! B: only\n  (every warning is in the manifest; --verbose prints them all)',
-    );
-    expect(formatWarnings(warnings, true).split('\n')).toHaveLength(3);
-    expect(formatWarnings([])).toBe('  none');
   });
 });
