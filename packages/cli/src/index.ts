@@ -1,6 +1,7 @@
 export * from './baselines-command.ts';
 export * from './build-universe.ts';
 export * from './commands.ts';
+export * from './error-codes.ts';
 export * from './load-pipeline.ts';
 export { runCli } from './main.ts';
 export * from './update-universe.ts';
