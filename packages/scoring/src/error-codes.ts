@@ -188,7 +188,7 @@ export const SCORING_ERRORS = {
     fix: 'drop that origin (or fix the forecast or target) before scoring',
   },
   METRIC_NO_CONVERGENCE: {
-    exit: 1,
+    exit: 2,
     when: 'a special function (incomplete beta) did not converge for its arguments',
     fix: 'a numerical edge case: report it with the values',
   },

@@ -31,7 +31,7 @@ export const TRANSFORM_ERRORS = {
     fix: 'add their histories, delisted companies included',
   },
   OBSERVATION_INVALID: {
-    exit: 1,
+    exit: 2,
     when: 'a source produced observation arrays of unequal lengths',
     fix: "a bug in that source's reader: report it",
   },
