@@ -1,4 +1,5 @@
 export * from './build-universe.ts';
+export * from './error-codes.ts';
 export * from './git-state.ts';
 export * from './ingest-accounting.ts';
 export * from './load-pipeline.ts';

@@ -1,3 +1,4 @@
+export * from './error-codes.ts';
 export * from './fast-zone.ts';
 export * from './iso-day.ts';
 export * from './period-label.ts';

@@ -9,6 +9,7 @@ export type {
   HttpStats,
 } from './create-http-client.ts';
 export { createHttpClient } from './create-http-client.ts';
+export * from './error-codes.ts';
 export { HttpError, OfflineCacheMissError } from './http-error.ts';
 export type { CacheEntry } from './response-cache.ts';
 export { SlidingWindowLimiter } from './sliding-window-limiter.ts';

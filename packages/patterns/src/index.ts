@@ -5,6 +5,7 @@ export {
 } from './build-segments.ts';
 export { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 export { FINTSB_K } from './choose-dataset-size.ts';
+export * from './error-codes.ts';
 export type {
   ExportFintsbOptions,
   ExportFintsbResult,

@@ -4,6 +4,7 @@ export * from './aggregate-universe.ts';
 export * from './aggregate-vintages.ts';
 export * from './build-report.ts';
 export * from './chart-base.ts';
+export * from './error-codes.ts';
 export * from './fintsb-sections.ts';
 export * from './open-report-inputs.ts';
 export * from './render-chart-svg.ts';

@@ -5,6 +5,7 @@ export {
   type ForecastShape,
   parseReplyLine,
 } from './check-reply.ts';
+export * from './error-codes.ts';
 export { MODEL_ENV_DEFAULT } from './model-environment.ts';
 export { ModelFailureSignal, ModelProcess, type ModelProcessOptions } from './model-process.ts';
 export { ModelRunError } from './model-run-error.ts';

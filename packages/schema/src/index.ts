@@ -2,6 +2,8 @@ export * from './asof-error.ts';
 export * from './atomic-sink.ts';
 export * from './collected-as-of-view.ts';
 export * from './command-clock.ts';
+export * from './error-catalogue.ts';
+export * from './error-codes.ts';
 export * from './frequency.ts';
 export * from './iso-date.ts';
 export * from './json-schemas.ts';

@@ -76,6 +76,7 @@ export {
   type TargetColumns,
 } from './build-evaluation-panel.ts';
 export { driftPath } from './drift-path.ts';
+export * from './error-codes.ts';
 export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
 export {

@@ -1,4 +1,5 @@
 export * from '@asof/prng';
+export * from './error-codes.ts';
 export * from './generate-synthetic-prices.ts';
 export * from './ingest-embedded.ts';
 export * from './read-vega-real.ts';

@@ -1,3 +1,4 @@
+export * from './error-codes.ts';
 export type { FredmdPeriod, FredmdVintage } from './fredmd-dates.ts';
 export {
   checkVintage,

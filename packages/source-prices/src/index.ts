@@ -1,5 +1,6 @@
 export * from './check-bar-quality.ts';
 export * from './entity-splits.ts';
+export * from './error-codes.ts';
 export * from './fetch-yahoo-chart.ts';
 export * from './generate-synthetic-yahoo-charts.ts';
 export * from './infer-download-after-splits.ts';

@@ -1,3 +1,4 @@
+export * from './error-codes.ts';
 export type { RtdsmIngestSummary, RtdsmRawFile } from './ingest-rtdsm-raw-dir.ts';
 export { ingestRtdsmRawDir, ingestRtdsmRawFiles } from './ingest-rtdsm-raw-dir.ts';
 export type {

@@ -1,2 +1,3 @@
+export * from './error-codes.ts';
 export * from './generate-scale-universe.ts';
 export * from './read-scale-shape.ts';

@@ -1,6 +1,7 @@
 export * from './arima-forecaster.ts';
 export * from './check-dm-compatible.ts';
 export * from './drift-forecaster.ts';
+export * from './error-codes.ts';
 export * from './garch-forecaster.ts';
 export * from './history-store.ts';
 export * from './label-window.ts';

@@ -1,6 +1,7 @@
 // One implementation for every 'did you mean' (it lives in @asof/schema, below every package).
 export { editDistance, nearestNames } from '@asof/schema';
 export { classifyPriceSeries, type PriceClassification } from './classify-price-series.ts';
+export * from './error-codes.ts';
 export {
   compareMetricColumns,
   expandMetricColumns,

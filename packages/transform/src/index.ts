@@ -19,3 +19,4 @@ export const UNIVERSE_MODELS = [
   'corporate_actions',
   'invariant_violations',
 ] as const;
+export * from './error-codes.ts';
