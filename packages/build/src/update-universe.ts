@@ -45,7 +45,7 @@ import {
 } from '@asof/transform';
 import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
-import { runSources, type SourceReport } from './run-sources.ts';
+import { type RunSourcesReport, runSources } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
 import { updateModelSql } from './update-models.ts';
 import { MEMBERSHIP_INPUT, planIsNoop, planUpdate, type SourcePlan, type UpdatePlan } from './update-plan.ts';
@@ -310,7 +310,7 @@ async function updateInto(
       const users = `${config.sources.prices!.raw_dir} (the files read again)`;
       sourceLog = (line) => step(line.split(linked).join(users));
     }
-    const report: SourceReport =
+    const report: RunSourcesReport =
       Object.keys(rerunSources).length === 0
         ? { priceQuality: [], skipped: [], generatedRows: 0 }
         : await runSources({ ...config, sources: rerunSources as PipelineConfig['sources'] }, sink, {

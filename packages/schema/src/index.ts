@@ -16,4 +16,5 @@ export * from './pipeline-config.ts';
 export * from './raw-input-checks.ts';
 export * from './read-csv.ts';
 export * from './shown-value.ts';
+export * from './source.ts';
 export * from './zod-issues.ts';

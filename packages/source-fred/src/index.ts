@@ -29,6 +29,7 @@ export {
   FredVintageDatesResponse,
   parseFredPayload,
 } from './fred-payload.ts';
+export { fredSource } from './fred-source.ts';
 export type { SyntheticAlfred, SyntheticAlfredOptions } from './generate-synthetic-alfred.ts';
 export {
   generateSyntheticAlfred,

@@ -9,6 +9,7 @@ export {
 } from './fredmd-dates.ts';
 export type { FredmdPlacement, FredmdPlacementOptions } from './fredmd-series.ts';
 export { FredmdPlacements, fredmdSeriesId, TCODES } from './fredmd-series.ts';
+export { fredmdSource } from './fredmd-source.ts';
 export type {
   FredmdIngestOptions,
   FredmdIngestSummary,

@@ -18,3 +18,4 @@ export {
   rtdsmVintageAvailableAt,
   rtdsmYear,
 } from './rtdsm-dates.ts';
+export { rtdsmSource } from './rtdsm-source.ts';

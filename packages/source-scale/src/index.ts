@@ -1,3 +1,4 @@
 export * from './error-codes.ts';
 export * from './generate-scale-universe.ts';
 export * from './read-scale-shape.ts';
+export * from './scale-source.ts';
