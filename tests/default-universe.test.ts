@@ -91,9 +91,9 @@ describe('the default build', () => {
                   WHERE series_id LIKE 'syn:edgar:%'),
             r AS (SELECT series_id, "timestamp", available_at, value,
                          row_number() OVER (PARTITION BY series_id, "timestamp" ORDER BY available_at) AS k FROM o)
-       SELECT a.series_id, strftime(a."timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS ts,
-              strftime(a.available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS first_at,
-              strftime(b.available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS second_at, a.value AS v1, b.value AS v2
+       SELECT a.series_id, iso_instant(a."timestamp") AS ts,
+              iso_instant(a.available_at) AS first_at,
+              iso_instant(b.available_at) AS second_at, a.value AS v1, b.value AS v2
        FROM r a JOIN r b ON a.series_id = b.series_id AND a."timestamp" = b."timestamp" AND a.k = 1 AND b.k = 2
        ORDER BY a.series_id, a."timestamp" LIMIT 1`,
     );

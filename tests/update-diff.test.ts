@@ -12,14 +12,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { SeriesDiff, UniverseDiff } from '@asof/diff';
-import { Duck, quoteLiteral, runSqlFile } from '@asof/duck';
+import { Duck, quoteLiteral } from '@asof/duck';
 import { canonicalJson, readManifest } from '@asof/manifest';
 import type { Manifest } from '@asof/schema';
 import { type InjectedChanges, writeSyntheticRawUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asofIn, REPO, SHARED } from './helpers.ts';
+import { asofIn, SHARED } from './helpers.ts';
 
 // Acceptance tests of issue 22 (docs/decisions/0022-incremental-update.md): update(build(t1), raw(t2)) is
 // build(raw(t2)) byte for byte; a second update is a no-op; diff lists exactly what t2 injected.
@@ -259,25 +258,6 @@ describe('asof update', () => {
     expect(JSON.parse(r.stdout).linked.length).toBeGreaterThan(0);
     expect(body(manifestOf('u6'))).toBe(body(manifestOf('b6')));
   }, 600_000);
-
-  it('computes grid positions as the segments model does', async () => {
-    const b2 = manifestOf('b2');
-    const duck = await Duck.open({ threads: 1 });
-    try {
-      await runSqlFile(duck, pathToFileURL(join(REPO, 'packages/build/sql/')), 'update_grid_position');
-      const file = join(work, 'b2', b2.outputs.find((o) => o.table === 'segments')!.path);
-      const bad = await duck.one<{ n: bigint; total: bigint }>(
-        `SELECT count(*) FILTER (WHERE floor(update_grid_position(first_timestamp, frequency, grid_epoch) / segment_length) <> segment
-             OR floor(update_grid_position(last_timestamp, frequency, grid_epoch) / segment_length) <> segment) AS n,
-           count(*) AS total
-         FROM read_parquet(${quoteLiteral(file)})`,
-      );
-      expect(Number(bad.total)).toBeGreaterThan(100);
-      expect(Number(bad.n)).toBe(0);
-    } finally {
-      duck.close();
-    }
-  });
 });
 
 describe('asof update refuses bad input and unsafe outputs: exit 2, one line, nothing written', () => {

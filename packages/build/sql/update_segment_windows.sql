@@ -15,8 +15,8 @@
 --   differs between the two universes from some instant on (its member_spans, or none: always a member),
 --   the segments of its series OLD had change from that instant (or the series' first timestamp, if later:
 --   there is no segment of it before). The segment
---   index is segment_placed.sql's (update_grid_position.sql); frequencies of length 0 have no segments and
---   are left out.
+--   index is segment_placed.sql's: both call grid_position (@asof/duck's sql/macros.sql); frequencies of
+--   length 0 have no segments and are left out.
 WITH staged_series AS (
   SELECT DISTINCT series_id FROM obs_fresh WHERE series_id NOT IN (SELECT series_id FROM reuse_cuts)
 ),
@@ -99,7 +99,7 @@ placed AS (
 ),
 final AS (
   SELECT frequency, detail_category, segment_length, first_changed,
-    CAST(floor(update_grid_position(first_changed, frequency, $epoch::DATE) / segment_length) AS INTEGER) AS first_segment
+    CAST(floor(grid_position(first_changed, frequency, $epoch::DATE) / segment_length) AS INTEGER) AS first_segment
   FROM placed WHERE segment_length > 0
 )
 SELECT * FROM final

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Duck, listValue, type Params, quoteLiteral } from '@asof/duck';
 import { buildSegments, segmentParams } from '@asof/patterns';
 import type { PipelineConfig } from '@asof/schema';
-import { runUpdateSql, updateModelSql } from './update-models.ts';
+import { updateModelSql } from './update-models.ts';
 
 /**
  * The segments table of an update without recomputing every segment. A segment's statistics, label and
@@ -26,7 +26,6 @@ export async function updateSegments(
   },
 ): Promise<{ recomputed: Record<string, number> }> {
   const params = segmentParams();
-  await runUpdateSql(duck, 'update_grid_position');
   await duck.createTable('update_segment_windows', updateModelSql('update_segment_windows'), {
     ...pick(params, ['epoch', 'len_bd', 'len_d', 'len_w', 'len_m', 'len_q', 'len_a']),
     old_files: listValue(o.oldObservations),
@@ -54,7 +53,7 @@ export async function updateSegments(
     `SELECT o.series_id, o."timestamp", o.available_at, o.value FROM observations AS o
      JOIN series AS s USING (series_id)
      JOIN update_segment_windows AS w ON w.frequency = s.frequency AND w.detail_category = s.detail_category
-     WHERE floor(update_grid_position(o."timestamp", o.frequency, $epoch::DATE) / w.segment_length) >= w.first_segment - 1
+     WHERE floor(grid_position(o."timestamp", o.frequency, $epoch::DATE) / w.segment_length) >= w.first_segment - 1
      ORDER BY o.series_id, o."timestamp", o.available_at`,
     obsFile,
     { epoch: params.epoch },

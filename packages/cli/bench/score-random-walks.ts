@@ -48,7 +48,7 @@ const file = (n: string) => quoteLiteral(join(split, n));
 await duck.writeParquet(
   `WITH steps AS (SELECT series_id, origin, unnest(generate_series(1, horizon_steps)) AS step FROM read_parquet(${file('origins.parquet')})),
    last_input AS (SELECT series_id, origin, arg_max(value, "timestamp") AS y0 FROM read_parquet(${file('inputs.parquet')}) GROUP BY ALL)
-   SELECT 'oracle' AS model, s.series_id, strftime(s.origin, '%Y-%m-%dT%H:%M:%S.%fZ') AS origin, s.step::INTEGER AS step,
+   SELECT 'oracle' AS model, s.series_id, iso_instant(s.origin) AS origin, s.step::INTEGER AS step,
           coalesce(t.value, l.y0) AS value
    FROM steps AS s JOIN last_input AS l USING (series_id, origin)
    LEFT JOIN read_parquet(${file('targets.parquet')}) AS t USING (series_id, origin, step)

@@ -188,9 +188,9 @@ export async function showCommand(args: string[], io: Io): Promise<number> {
         );
       }
       const found = await duck.all<Record<string, unknown>>(
-        `SELECT series_id, epoch_us("timestamp") AS ts, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
-                strftime(period_start, '%Y-%m-%dT%H:%M:%S.%fZ') AS period_start,
-                strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, available_at_basis, source_ref
+        `SELECT series_id, epoch_us("timestamp") AS ts, iso_instant("timestamp") AS "timestamp",
+                iso_instant(period_start) AS period_start,
+                iso_instant(available_at) AS available_at, value, available_at_basis, source_ref
          FROM (${loadQuery(MODELS_DIR, 'as_of_view')})`,
         { observation_files: files, series_id: seriesId, as_of: asOf },
       );

@@ -20,6 +20,7 @@ export interface ExportCsvResult {
 
 /** The column added to every table with a `timestamp`: the period it is about, in its series' own terms. */
 export const PERIOD_COLUMN = 'period';
+/** The format iso_instant (@asof/duck's sql/macros.sql) writes instants in, as the export's manifest states it. */
 const ISO_FORMAT = '%Y-%m-%dT%H:%M:%S.%fZ';
 
 interface Column {
@@ -195,7 +196,7 @@ async function writeCsv(
   const select = columns.map((c) => {
     const id = `t.${quoteIdent(c.column_name)}`;
     return c.column_type === 'TIMESTAMP WITH TIME ZONE'
-      ? `strftime(make_timestamp(epoch_us(${id})), '${ISO_FORMAT}') AS ${quoteIdent(c.column_name)}`
+      ? `iso_instant(make_timestamp(epoch_us(${id}))) AS ${quoteIdent(c.column_name)}`
       : id;
   });
   const period = hasPeriod(columns);

@@ -74,7 +74,6 @@ export interface DiffOptions {
   threads?: number;
 }
 
-const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
 const COUNT_KEYS: Record<ChangeKind, keyof ChangeCounts> = {
   new_observation: 'new_observations',
   revision: 'revisions',
@@ -207,9 +206,9 @@ async function seriesDiffs(duck: Duck, limit: number): Promise<SeriesDiff[]> {
     new_available_at: string | null;
     source_ref: string;
   }>(
-    `SELECT series_id, kind, epoch_us("timestamp") AS ts, strftime("timestamp", ${ISO}) AS "timestamp",
-            old_value, strftime(old_available_at, ${ISO}) AS old_available_at, new_value,
-            strftime(new_available_at, ${ISO}) AS new_available_at, source_ref
+    `SELECT series_id, kind, epoch_us("timestamp") AS ts, iso_instant("timestamp") AS "timestamp",
+            old_value, iso_instant(old_available_at) AS old_available_at, new_value,
+            iso_instant(new_available_at) AS new_available_at, source_ref
      FROM diff_rows
      QUALIFY $limit = 0 OR row_number() OVER (PARTITION BY series_id, kind ORDER BY "timestamp", available_at) <= $limit
      ORDER BY series_id, kind, "timestamp", available_at`,

@@ -12,9 +12,6 @@ export interface ParquetDescription {
   max_available_at: string | null;
 }
 
-/** Microsecond ISO instants, as every manifest writes them. */
-const ISO = "'%Y-%m-%dT%H:%M:%S.%fZ'";
-
 /**
  * Reads back a written Parquet file (the file, not the query that made it, so the description is what a
  * reader will see): row count, column types and the min/max of its timestamp and available_at columns
@@ -29,8 +26,9 @@ export async function describeParquet(
   const columns = (
     await duck.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${src}`)
   ).map((c) => `${c.column_name}:${c.column_type}`);
+  // Microsecond ISO instants, as every manifest writes them (sql/macros.sql).
   const bound = (fn: 'min' | 'max', col: string | null) =>
-    col ? `strftime(${fn}(${quoteIdent(col)}), ${ISO})` : 'NULL';
+    col ? `iso_instant(${fn}(${quoteIdent(col)}))` : 'NULL';
   const [ts, av] = timeColumns;
   const stats = await duck.one<{
     rows: bigint;

@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { onInterrupt, scratchPath } from '@asof/output';
 import { AsofError, DEFAULT_UNIVERSE_MEMORY_LIMIT, MEMORY_LIMIT_MIN, memoryLimitBytes } from '@asof/schema';
 import type { DuckDBConnection, DuckDBInstance, DuckDBType, DuckDBValue } from '@duckdb/node-api';
-import { stripTrailingSemicolon } from './load-sql.ts';
+import { loadSql, stripTrailingSemicolon } from './load-sql.ts';
 import { nodeApi } from './node-api.ts';
 import { quoteIdent, quoteLiteral } from './quote-ident.ts';
 import { TableAppender } from './table-appender.ts';
@@ -375,9 +375,17 @@ export class Duck {
 }
 
 /** A connection whose TimeZone is UTC: a session setting, so each connection sets it. */
+/** The folder of this package's SQL: macros.sql, the macros every connection has. */
+const SQL_DIR = new URL('../sql/', import.meta.url);
+
+/**
+ * A connection in UTC with asof's shared macros (sql/macros.sql: iso_instant, the calendar grid), defined
+ * as TEMP macros, which are one connection's: each connection defines its own.
+ */
 async function connectInUtc(instance: DuckDBInstance): Promise<DuckDBConnection> {
   const connection = await instance.connect();
   await connection.run("SET TimeZone = 'UTC'");
+  await connection.run(loadSql(SQL_DIR, 'macros'));
   return connection;
 }
 

@@ -9,9 +9,9 @@
 --   being counted from $epoch (a Monday): BD = weekdays, D = days, W = Monday-based weeks, M/Q/A =
 --   calendar months/quarters/years, so one cross-section compares the same dates. 0 ≤ step < L.
 --   Frequencies whose length is ≤ 0 are skipped; BD observations on a Saturday/Sunday are off the grid
---   and dropped. The local date of an instant is the UTC date of timestamp − 6 h (BD, D: session closes and
---   end-of-day stamps of UTC−6…UTC+9 zones) or − 12 h (W, M, Q, A: period ends at 23:59:59.999999
---   local, any zone UTC−12…UTC+12) — SQL here works in UTC (decision 0024), and series carry no time zone.
+--   and dropped. The local date of an instant is the UTC date of timestamp − 6 h (BD, D) or − 12 h (W, M,
+--   Q, A). The grid is the macros' of @asof/duck (sql/macros.sql: grid_code, grid_offset_us, grid_day,
+--   grid_step), the one definition the update's segment windows use too (update_segment_windows.sql).
 WITH keyed_series AS (
   -- Integer keys group and sort several times faster than the VARCHAR ids (measureSegments' lists,
   -- segment_steps.sql's window). What a row's placement needs of its frequency (segment length, grid, local-day offset) is decided here, once per
@@ -21,8 +21,8 @@ WITH keyed_series AS (
       WHEN 'BD' THEN $len_bd WHEN 'D' THEN $len_d WHEN 'W' THEN $len_w
       WHEN 'M' THEN $len_m WHEN 'Q' THEN $len_q WHEN 'A' THEN $len_a
     END::INTEGER AS segment_length,
-    CASE frequency WHEN 'BD' THEN 0 WHEN 'D' THEN 1 WHEN 'W' THEN 2 WHEN 'M' THEN 3 WHEN 'Q' THEN 4 WHEN 'A' THEN 5 END AS grid,
-    (CASE WHEN frequency IN ('BD', 'D') THEN 6 ELSE 12 END) * 3600000000 AS offset_us
+    grid_code(frequency) AS grid,
+    grid_offset_us(frequency) AS offset_us
   FROM series
 ),
 placed_series AS (
@@ -52,26 +52,13 @@ renamed AS (
     value,
     segment_length,
     grid,
-    CAST(floor((epoch_us("timestamp") - offset_us) / 86400000000) AS BIGINT) - CAST($epoch::DATE - DATE '1970-01-01' AS BIGINT) AS d
+    grid_day("timestamp", offset_us, $epoch::DATE) AS d
   FROM source
 ),
-placed AS (
-  SELECT *, CAST(floor(d / 7) AS BIGINT) AS w
-  FROM renamed
-),
 gridded AS (
-  SELECT
-    series_key, "timestamp", value, segment_length,
-    CASE grid
-      WHEN 0 THEN 5 * w + (d - 7 * w)
-      WHEN 1 THEN d
-      WHEN 2 THEN w
-      WHEN 3 THEN datediff('month', $epoch::DATE, $epoch::DATE + CAST(d AS INTEGER))
-      WHEN 4 THEN datediff('quarter', $epoch::DATE, $epoch::DATE + CAST(d AS INTEGER))
-      WHEN 5 THEN datediff('year', $epoch::DATE, $epoch::DATE + CAST(d AS INTEGER))
-    END AS pos
-  FROM placed
-  WHERE grid <> 0 OR d - 7 * w < 5
+  SELECT series_key, "timestamp", value, segment_length, grid_step(d, grid, $epoch::DATE) AS pos
+  FROM renamed
+  WHERE grid <> 0 OR grid_weekday(d) < 5
 ),
 segmented AS (
   SELECT

@@ -16,7 +16,7 @@ const results: [string, boolean, string][] = [];
 const check = (name: string, ok: boolean, detail: string) => results.push([name, ok, detail]);
 
 const maxTrain = await duck.one<{ m: string }>(
-  `SELECT strftime(max(available_at), '%Y-%m-%dT%H:%M:%S.%fZ') AS m FROM ${f('train/observations.parquet')}`,
+  `SELECT iso_instant(max(available_at)) AS m FROM ${f('train/observations.parquet')}`,
 );
 check(
   'max(train available_at) < train cutoff',

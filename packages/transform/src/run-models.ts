@@ -55,8 +55,8 @@ export async function assertInvariants(duck: Duck): Promise<void> {
   const total = Number((await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM invariant_violations')).n);
   if (total === 0) return;
   const rows = await duck.all(
-    `SELECT check_name, series_id, strftime("timestamp", '%Y-%m-%dT%H:%M:%S.%fZ') AS "timestamp",
-            strftime(available_at, '%Y-%m-%dT%H:%M:%S.%fZ') AS available_at, value, detail
+    `SELECT check_name, series_id, iso_instant("timestamp") AS "timestamp",
+            iso_instant(available_at) AS available_at, value, detail
      FROM invariant_violations ORDER BY check_name, series_id, "timestamp", available_at LIMIT 10`,
   );
   throw new InvariantError(rows, total);
