@@ -2,19 +2,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BASELINE_MODELS, baselinePath, SEASON_LENGTH } from '@asof/baselines';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { isAsofParquetFile } from '@asof/output';
 import {
   alignForecasts,
-  BASELINE_MODELS,
-  baselinePath,
   buildEvaluationPanel,
   makePanelBaselines,
   maseOriTask,
   readForecasts,
   readSplitTables,
-  SEASON_LENGTH,
   scoreSplit,
   type TaskRow,
   wholeHistoryAt,

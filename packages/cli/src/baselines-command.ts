@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
+import { BASELINE_MODELS } from '@asof/baselines';
 import { InputError } from '@asof/schema';
-import { BASELINE_MODELS } from '@asof/scoring';
 import { type Io, shown } from './commands.ts';
 import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';

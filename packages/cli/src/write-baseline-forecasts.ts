@@ -1,9 +1,4 @@
 import { dirname, join } from 'node:path';
-import { microsToIso } from '@asof/calendar';
-import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
-import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
-import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
-import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   BASELINE_MODELS,
   BASELINE_QUANTILE_LEVELS,
@@ -13,7 +8,12 @@ import {
   pointMassPath,
   quantileColumnName,
   SEASON_LENGTH,
-} from '@asof/scoring';
+} from '@asof/baselines';
+import { microsToIso } from '@asof/calendar';
+import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
+import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
+import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   arimaForecaster,
   driftForecaster,
