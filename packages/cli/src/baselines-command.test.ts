@@ -24,11 +24,11 @@ import {
   runForecaster,
   runSplit,
   type StoredHistoryRow,
+  writeBaselineForecasts,
 } from '@asof/split';
 import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselinesCommand } from './baselines-command.ts';
-import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
 // The cli package folder is the working directory of these tests (outputs must lie inside it).
 const cwd = join(import.meta.dirname, '..');

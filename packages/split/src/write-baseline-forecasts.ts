@@ -14,21 +14,14 @@ import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR 
 import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
 import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
-import {
-  arimaForecaster,
-  driftForecaster,
-  type Forecaster,
-  type ForecastTask,
-  type GuardCounts,
-  garchForecaster,
-  HistoryStore,
-  type PathForecaster,
-  randomWalkForecaster,
-  runForecaster,
-  runPathForecaster,
-  seasonalNaiveForecaster,
-} from '@asof/split';
+import { arimaForecaster } from './arima-forecaster.ts';
+import { driftForecaster } from './drift-forecaster.ts';
 import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
+import { garchForecaster } from './garch-forecaster.ts';
+import { type GuardCounts, HistoryStore } from './history-store.ts';
+import { type Forecaster, type ForecastTask, randomWalkForecaster, runForecaster } from './run-forecaster.ts';
+import { type PathForecaster, runPathForecaster } from './run-path-forecaster.ts';
+import { seasonalNaiveForecaster } from './seasonal-naive-forecaster.ts';
 
 /** The forecaster of each baseline: point forecasters, and path forecasters with quantiles for ARIMA and GARCH. */
 type BaselineForecasters = Record<PointBaselineModel, Forecaster> &
