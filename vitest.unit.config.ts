@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export const SLOW_TESTS = [
   'packages/split/src/run-split.test.ts',
   'packages/runner/src/run-model.test.ts',
-  'packages/cli/src/forecast-parts.test.ts',
+  'packages/split/src/forecast-parts.test.ts',
   'packages/cli/src/baselines-command.test.ts',
   'packages/patterns/src/build-segments.test.ts',
   'packages/patterns/src/export-fintsb.test.ts',

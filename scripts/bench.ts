@@ -7,7 +7,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ASOF_VERSION, loadPipeline } from '@asof/build';
-import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, keyRanges, loadSql, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
@@ -323,7 +322,7 @@ if (args['skip-split'] || !runSplit) {
     // the look-ahead guard, model by model and block by block of series, as sorted parts joined into one
     // Parquet file (docs/decisions/0023).
     await stage('baselines', async () => {
-      const r = await writeBaselineForecasts(
+      const r = await split.writeBaselineForecasts(
         join(`${outDir}-split`, 'manifest.json'),
         `${outDir}-baselines.parquet`,
         {},

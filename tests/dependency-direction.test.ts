@@ -118,8 +118,21 @@ export function forbiddenEdges(pkgs: Pkg[]): string[] {
       if (p.name.startsWith('@asof/source-') && target.startsWith('@asof/source-') && target !== p.name) {
         bad.push(`${p.name} → ${target} (sources never depend on each other)`);
       }
-      if (p.name === '@asof/scoring' && !['@asof/schema', '@asof/manifest'].includes(target)) {
-        bad.push(`${p.name} → ${target} (scoring depends only on schema and manifest)`);
+      if (
+        p.name === '@asof/scoring' &&
+        !['@asof/schema', '@asof/manifest', '@asof/baselines'].includes(target)
+      ) {
+        bad.push(`${p.name} → ${target} (scoring depends only on schema, manifest and baselines)`);
+      }
+      // The baselines are one implementation that the scorer and `asof baselines` (split) both call (issue 53
+      // item 3): they build on nothing but the schema, and the split serves them without the scorer.
+      if (p.name === '@asof/baselines' && !['@asof/schema', p.name].includes(target)) {
+        bad.push(`${p.name} → ${target} (baselines depend only on schema)`);
+      }
+      if (p.name === '@asof/split' && target === '@asof/scoring') {
+        bad.push(
+          `${p.name} → ${target} (split does not import the scorer: its baselines are @asof/baselines')`,
+        );
       }
       if (['@asof/schema'].includes(p.name) && target !== p.name)
         bad.push(`${p.name} → ${target} (schema is the root)`);
@@ -149,10 +162,18 @@ describe('dependency direction', () => {
       { name: '@asof/scoring', dir: 'y', deps: ['@asof/duck'], sourceImports: ['@asof/duck'] },
       { name: '@asof/cli', dir: 'z', deps: ['@asof/duck'], sourceImports: ['@asof/duck/src/open-duck.ts'] },
       { name: '@asof/report', dir: 'w', deps: ['@asof/cli'], sourceImports: ['@asof/cli'] },
+      { name: '@asof/split', dir: 'v', deps: ['@asof/scoring'], sourceImports: ['@asof/scoring'] },
+      { name: '@asof/baselines', dir: 'u', deps: ['@asof/split'], sourceImports: [] },
     ];
     const bad = forbiddenEdges(pkgs);
     expect(bad).toContain('@asof/source-fred → @asof/source-edgar (sources never depend on each other)');
-    expect(bad).toContain('@asof/scoring → @asof/duck (scoring depends only on schema and manifest)');
+    expect(bad).toContain(
+      '@asof/scoring → @asof/duck (scoring depends only on schema, manifest and baselines)',
+    );
+    expect(bad).toContain(
+      "@asof/split → @asof/scoring (split does not import the scorer: its baselines are @asof/baselines')",
+    );
+    expect(bad).toContain('@asof/baselines → @asof/split (baselines depend only on schema)');
     expect(bad.some((b) => b.includes('deep import'))).toBe(true);
     expect(bad).toContain('@asof/report → @asof/cli (no package imports the CLI: use the library it calls)');
   });

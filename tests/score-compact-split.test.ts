@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeBaselineForecasts } from '@asof/cli';
 import { maseOriTask, type ScoringResults, scoreSplit, type TaskRow } from '@asof/scoring';
-import { runSplit } from '@asof/split';
+import { runSplit, writeBaselineForecasts } from '@asof/split';
 import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';

@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildUniverse } from '@asof/build';
-import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
-import { runSplit } from '@asof/split';
+import { runSplit, writeBaselineForecasts } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asof, removeOutput, scratchOut } from './helpers.ts';
 

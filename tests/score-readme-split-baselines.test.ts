@@ -1,9 +1,8 @@
 import { join } from 'node:path';
+import { ArimaBaseline, BASELINE_QUANTILE_LEVELS } from '@asof/baselines';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import {
-  ArimaBaseline,
-  BASELINE_QUANTILE_LEVELS,
   buildEvaluationPanel,
   type EvaluationPanel,
   RANDOM_WALK_SIGMA_RETURNS,

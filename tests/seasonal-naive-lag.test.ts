@@ -1,19 +1,18 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { BASELINE_MODELS } from '@asof/baselines';
 import { buildUniverse } from '@asof/build';
-import { writeBaselineForecasts } from '@asof/cli';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { finalizeManifest, hashFile, verifyManifest, writeManifest } from '@asof/manifest';
 import { type Manifest, PipelineConfig } from '@asof/schema';
 import {
-  BASELINE_MODELS,
   buildEvaluationPanel,
   makePanelBaselines,
   maseOriTask,
   readSplitTables,
   scoreSplit,
 } from '@asof/scoring';
-import { runSplit } from '@asof/split';
+import { runSplit, writeBaselineForecasts } from '@asof/split';
 import { type MiniObservation, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, SHARED, scratchOut } from './helpers.ts';

@@ -11,8 +11,7 @@ import { verifyManifest } from '@asof/manifest';
 import { PipelineConfig } from '@asof/schema';
 import { readSplitTables, readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
-import { runSplit } from '@asof/split';
-import { writeBaselineForecasts } from '../src/write-baseline-forecasts.ts';
+import { runSplit, writeBaselineForecasts } from '@asof/split';
 
 const root = join(process.cwd(), 'out', 'bench-score-rw');
 const universe = join(root, 'universe');

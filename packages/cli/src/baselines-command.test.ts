@@ -2,19 +2,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BASELINE_MODELS, baselinePath, SEASON_LENGTH } from '@asof/baselines';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { isAsofParquetFile } from '@asof/output';
 import {
   alignForecasts,
-  BASELINE_MODELS,
-  baselinePath,
   buildEvaluationPanel,
   makePanelBaselines,
   maseOriTask,
   readForecasts,
   readSplitTables,
-  SEASON_LENGTH,
   scoreSplit,
   type TaskRow,
   wholeHistoryAt,
@@ -26,11 +24,11 @@ import {
   runForecaster,
   runSplit,
   type StoredHistoryRow,
+  writeBaselineForecasts,
 } from '@asof/split';
 import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselinesCommand } from './baselines-command.ts';
-import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
 // The cli package folder is the working directory of these tests (outputs must lie inside it).
 const cwd = join(import.meta.dirname, '..');

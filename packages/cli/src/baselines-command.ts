@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
+import { BASELINE_MODELS } from '@asof/baselines';
 import { InputError } from '@asof/schema';
-import { BASELINE_MODELS } from '@asof/scoring';
+import { writeBaselineForecasts } from '@asof/split';
 import { type Io, shown } from './commands.ts';
 import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { writeBaselineForecasts } from './write-baseline-forecasts.ts';
 
 export const BASELINES_USAGE =
   'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--memory-limit SIZE] [--json]';

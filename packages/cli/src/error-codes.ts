@@ -5,26 +5,6 @@ import type { ErrorCatalogue } from '@asof/schema';
  * lists (npm run errors) and tests/errors-doc.test.ts checks every code at a throw site is in one of them.
  */
 export const CLI_ERRORS = {
-  BASELINES_NOT_A_SPLIT: {
-    exit: 2,
-    when: "asof baselines was given a manifest that is not a split's",
-    fix: "pass the manifest.json of a split made by 'asof split'",
-  },
-  BASELINES_NO_HISTORY: {
-    exit: 2,
-    when: 'an origin of the split has no history public at the origin, so a baseline has no forecast',
-    fix: "the split's origins and inputs disagree: remake the split",
-  },
-  BASELINES_SPLIT_INCOMPLETE: {
-    exit: 2,
-    when: "the split's manifest lists no origins file or no history file (train_observations, inputs)",
-    fix: "remake the split with 'asof split' (a split has both)",
-  },
-  BASELINES_SPLIT_OUTDATED: {
-    exit: 2,
-    when: "the split's inputs carry no step_index (an older 'asof split'), so late-released series cannot be placed on the grid",
-    fix: "remake the split with 'asof split'",
-  },
   DATA_NOT_A_FOLDER: {
     exit: 2,
     when: '--data names a glob, a file or something else than a universe folder',

@@ -2,4 +2,3 @@ export * from './baselines-command.ts';
 export * from './commands.ts';
 export * from './error-codes.ts';
 export { runCli } from './main.ts';
-export * from './write-baseline-forecasts.ts';

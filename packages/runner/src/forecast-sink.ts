@@ -1,6 +1,6 @@
+import { quantileColumnName } from '@asof/baselines';
 import { DOUBLE, type Duck, INTEGER, quoteIdent, type TableAppender, VARCHAR } from '@asof/duck';
 import { ASOF_PARQUET_KEY } from '@asof/output';
-import { quantileColumnName } from '@asof/scoring';
 import type { AnsweredPath, ForecastShape } from './check-reply.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { BASELINE_QUANTILE_LEVELS } from '@asof/scoring';
+import { BASELINE_QUANTILE_LEVELS } from '@asof/baselines';
 import { z } from 'zod';
 
 /** The model protocol's version (docs/model-protocol.md). A change that an existing model could notice bumps it. */

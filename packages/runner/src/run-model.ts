@@ -1,9 +1,10 @@
 import { dirname, join, resolve } from 'node:path';
+import { BASELINE_MODELS } from '@asof/baselines';
 import { Duck } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
 import { faultPoint, writeOutputFile } from '@asof/output';
 import { elapsedStamp, firstZodIssue, InputError, zodIssuePath, zodMessage } from '@asof/schema';
-import { BASELINE_MODELS, type RunRecord } from '@asof/scoring';
+import type { RunRecord } from '@asof/scoring';
 import type { GuardCounts } from '@asof/split';
 import { checkForecastReply, type ForecastShape, modelErrorOf, parseReplyLine } from './check-reply.ts';
 import { ForecastSink } from './forecast-sink.ts';

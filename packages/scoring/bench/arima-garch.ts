@@ -10,9 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ArimaBaseline, GarchBaseline } from '@asof/baselines';
 import type { Manifest } from '@asof/schema';
-import { ArimaBaseline } from '../src/baselines/arima-baseline.ts';
-import { GarchBaseline } from '../src/baselines/garch-baseline.ts';
 import { readSplitTables } from '../src/read-split-tables.ts';
 
 const args = process.argv.slice(2);

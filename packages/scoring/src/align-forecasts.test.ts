@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BASELINE_QUANTILE_LEVELS, quantileColumnName } from '@asof/baselines';
 import { InputError } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alignForecasts, forecastRowsToTable } from './align-forecasts.ts';
+import { alignForecasts, forecastRowsToTable, quantileLevelOf } from './align-forecasts.ts';
 import { buildEvaluationPanel } from './build-evaluation-panel.ts';
 import { readForecasts } from './read-forecasts.ts';
 
@@ -242,5 +243,11 @@ describe('alignForecasts', () => {
       /rows row 3: model "tab\\there" contains the control character U\+0009/,
     );
     expect(() => alignForecasts(panel, forecastRowsToTable([], 'rows'))).toThrow(/rows: no forecast rows/);
+  });
+});
+
+describe("the baselines' quantile columns", () => {
+  it('are read back at their levels', () => {
+    for (const l of BASELINE_QUANTILE_LEVELS) expect(quantileLevelOf(quantileColumnName(l))).toBe(l);
   });
 });

@@ -5,11 +5,6 @@ import type { ErrorCatalogue } from '@asof/schema';
  * lists (npm run errors) and tests/errors-doc.test.ts checks every code at a throw site is in one of them.
  */
 export const SCORING_ERRORS = {
-  ARIMA_FIT_FAILED: {
-    exit: 1,
-    when: "the ARIMA baseline could not be fitted to a series' history",
-    fix: 'none needed: the baseline falls back for that origin; report it if it hides a bug',
-  },
   CSV_EMPTY: { exit: 2, when: 'a CSV file is empty', fix: 'write a header line and rows' },
   CSV_FIELD_COUNT: {
     exit: 2,

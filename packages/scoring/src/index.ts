@@ -11,7 +11,7 @@ export {
   quantileLevelOf,
   type TextColumn,
 } from './align-forecasts.ts';
-// ARIMA and GARCH(1,1) baselines (issue 18): numerical core, refit schedule, paths with quantiles
+// The scorer's baseline cache (the baselines themselves are @asof/baselines')
 export {
   type BaselineKeyParts,
   baselineCacheKey,
@@ -21,53 +21,6 @@ export {
   scorerCodeSha256,
 } from './baseline-cache.ts';
 export {
-  ArimaBaseline,
-  DEFAULT_REFIT_EVERY,
-  noChangeModel,
-  type RefitOptions,
-  RefitSchedule,
-} from './baselines/arima-baseline.ts';
-export {
-  type AutoArimaOptions,
-  type AutoArimaResult,
-  autoArima,
-  type SearchStep,
-} from './baselines/auto-arima.ts';
-export {
-  BASELINE_QUANTILE_LEVELS,
-  type BaselinePath,
-  placeOnGrid,
-  pointMassPath,
-  quantileColumnName,
-} from './baselines/baseline-quantiles.ts';
-export {
-  type ArimaFit,
-  ArimaFitError,
-  type ArimaMethod,
-  type ArimaOrder,
-  type FitArimaOptions,
-  fitArima,
-} from './baselines/fit-arima.ts';
-export {
-  type FitGarchOptions,
-  fitGarch,
-  type GarchDistribution,
-  type GarchFit,
-  type GarchMean,
-  garchVarianceForecast,
-  refilterGarch,
-} from './baselines/fit-garch.ts';
-export { type ArimaForecast, forecastArima, refilterArima } from './baselines/forecast-arima.ts';
-export { GARCH_MIN_RETURNS, GarchBaseline, type GarchBaselineOptions } from './baselines/garch-baseline.ts';
-export { kpssDifferences, kpssStatistic } from './baselines/kpss-differences.ts';
-export {
-  type BfgsOptions,
-  type BfgsResult,
-  minimizeBfgs,
-  numericHessian,
-} from './baselines/minimize-bfgs.ts';
-export { type BoxOptions, type BoxResult, minimizeBox } from './baselines/minimize-box.ts';
-export {
   buildEvaluationPanel,
   type EvaluationPanel,
   type OriginColumns,
@@ -75,7 +28,6 @@ export {
   panelFromColumns,
   type TargetColumns,
 } from './build-evaluation-panel.ts';
-export { driftPath } from './drift-path.ts';
 export * from './error-codes.ts';
 export { escapeMarkdown } from './escape-markdown.ts';
 export { ForecastFileRow, forecastJsonSchema } from './forecast-schema.ts';
@@ -96,12 +48,10 @@ export {
 } from './leaderboard-sections.ts';
 export { LOSS_TABLE_RULE, lossTable } from './loss-table.ts';
 export {
-  baselinePath,
   type FittedBaselineNotes,
   type FittedBaselineOptions,
   makeBaselineForecasts,
   makePanelBaselines,
-  SEASON_LENGTH,
 } from './make-baseline-forecasts.ts';
 export { makeRandomWalkPanel, maseOriTask, type RandomWalkPanel } from './make-random-walk-panel.ts';
 export { averageRanks } from './metrics/average-ranks.ts';
@@ -127,7 +77,6 @@ export { NO_CHANGE_TOLERANCE, noChangeReturn } from './metrics/float-tolerance.t
 export { hitRate } from './metrics/hit-rate.ts';
 export { informationCoefficient, meanInformationCoefficient } from './metrics/information-coefficient.ts';
 export { type IntervalCoverage, intervalCoverage } from './metrics/interval-coverage.ts';
-export { logGamma } from './metrics/log-gamma.ts';
 export { mae } from './metrics/mae.ts';
 export { maseAbs } from './metrics/mase-abs.ts';
 export { maseOri } from './metrics/mase-ori.ts';
@@ -135,7 +84,6 @@ export { maseRel } from './metrics/mase-rel.ts';
 export { maseVsRandomWalk } from './metrics/mase-vs-random-walk.ts';
 export { METRIC_DIRECTIONS, type MetricName } from './metrics/metric-directions.ts';
 export { mse } from './metrics/mse.ts';
-export { normalCdf, normalPdf } from './metrics/normal-cdf.ts';
 export { pearsonCorrelation } from './metrics/pearson-correlation.ts';
 export {
   type PortfolioMetricsOptions,
@@ -165,7 +113,6 @@ export {
   topkDropBacktest,
 } from './metrics/topk-drop-backtest.ts';
 export { type Verdict, verdictVsRandomWalk } from './metrics/verdict-vs-random-walk.ts';
-export { normalQuantile } from './normal-quantile.ts';
 export { CsvParser, parseCsv, streamCsvFile } from './parse-csv.ts';
 export { instantOf, parseInstant } from './parse-instant.ts';
 export {
@@ -186,7 +133,6 @@ export { readParquetColumns } from './read-parquet-columns.ts';
 export { readScoreResultsBytes } from './read-score-results.ts';
 export {
   instantText,
-  MAX_HISTORY_TAIL,
   readSplitTables,
   readTasksTable,
   type SplitData,
@@ -231,15 +177,8 @@ export {
 } from './score-panel.ts';
 export { originsPolicyOf, type ScoreSplitOptions, scoreSplit } from './score-split.ts';
 export {
-  BASELINE_MODELS,
-  type BaselineModel,
-  FITTED_BASELINE_MODELS,
-  type FittedBaselineModel,
   type ForecastRow,
   type OriginRow,
-  POINT_BASELINE_MODELS,
-  type PointBaselineModel,
-  RANDOM_WALK,
   SCORING_WINDOWS,
   type ScoringWindow,
   type TargetRow,

@@ -1,107 +1,24 @@
-import type { ModelForecasts } from './align-forecasts.ts';
-import { ArimaBaseline, DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
 import {
+  ArimaBaseline,
   BASELINE_QUANTILE_LEVELS,
+  baselinePath,
+  DEFAULT_REFIT_EVERY,
+  GarchBaseline,
+  isFittedBaseline,
+  type PointBaselineModel,
   pointMassPath,
   quantileColumnName,
-} from './baselines/baseline-quantiles.ts';
-import { GarchBaseline } from './baselines/garch-baseline.ts';
+  SEASON_LENGTH,
+} from '@asof/baselines';
+import type { ModelForecasts } from './align-forecasts.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
-import { driftPath } from './drift-path.ts';
 import {
   BASELINE_MODELS,
   type BaselineModel,
   type FittedBaselineModel,
   type ForecastRow,
   type OriginRow,
-  type PointBaselineModel,
 } from './score-types.ts';
-
-/** Season length in steps per frequency (weekday week, week, year, year, year); A has none (random walk). */
-export const SEASON_LENGTH: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12, Q: 4, A: 1 };
-
-/**
- * One baseline's path ŷ_{o+1..o+H} into `out[offset…offset+H−1]`, from what is known at the origin only:
- * y_o (the last value public at the origin), the history tail (the origin's inputs, oldest first, ending
- * with y_o), each tail value's grid steps before the origin's own step (`tailBack`; 0 = the origin's step)
- * and the whole history's first value y_1 with its grid steps before the origin's step (`historyFirstBack`).
- * No target is ever passed in, so a baseline cannot look ahead. Step o+k is the k-th grid step after the
- * origin's step, so for a series released late (y_o is the value of step o−u, u = tailBack[L−1] ≥ 1) the
- * lag counts:
- *  - random_walk: ŷ_{o+k} = y_o.
- *  - drift: driftPath (drift-path.ts, the one implementation): Hyndman's rwf drift over the WHOLE history
- *    served as of the origin, its slope from y_1 and y_o over their distance on the grid,
- *    historyFirstBack − u steps (not their count: a split's served history has holes), extrapolated k + u
- *    steps from y_o's step; in log levels when y_1 > 0 and y_o > 0 (docs/decisions/0009). When y_1 is not
- *    given (NaN), the tail is taken as the whole history (y_1 = tail[0], its own back).
- *  - seasonal_naive: ŷ_{o+k} = the tail value at grid step o+k−m⌈k/m⌉ (back b = m⌈k/m⌉ − k), m =
- *    SEASON_LENGTH; when that step is not in the tail (not public at the origin), the most recent tail
- *    value of the same season (back b + m, b + 2m, …); when there is none, y_o. m = 1: the random walk.
- * Drift is the random walk when y_1 and y_o are on the same step. Without `tailBack` (hand-made panels)
- * the tail is taken as consecutive grid steps ending at the origin's own step (u = 0). `asof baselines`
- * computes the same paths through the split's historyAt guard (packages/split driftForecaster,
- * seasonalNaiveForecaster); packages/cli/src/baselines-command.test.ts checks they agree.
- */
-export function baselinePath(
-  kind: PointBaselineModel,
-  lastValue: number,
-  tail: ArrayLike<number> | null | undefined,
-  horizon: number,
-  seasonLength: number,
-  out: Float64Array,
-  offset: number,
-  historyFirst = Number.NaN,
-  historyFirstBack = Number.NaN,
-  tailBack: ArrayLike<number> | null = null,
-): void {
-  const L = tail?.length ?? 0;
-  const backOf = (r: number) => (tailBack ? tailBack[r] : L - 1 - r);
-  if (kind === 'drift') {
-    const u = L > 0 ? backOf(L - 1) : 0;
-    const whole = Number.isFinite(historyFirst) && Number.isFinite(historyFirstBack);
-    const first = whole ? historyFirst : L > 0 ? tail![0] : lastValue;
-    const span = whole ? historyFirstBack - u : L > 0 ? backOf(0) - u : 0;
-    driftPath(first, lastValue, span, u, horizon, out, offset);
-    return;
-  }
-  if (kind === 'seasonal_naive' && seasonLength > 1 && L > 0) {
-    seasonalNaivePath(tail!, backOf, lastValue, horizon, seasonLength, out, offset);
-    return;
-  }
-  for (let k = 0; k < horizon; k++) out[offset + k] = lastValue;
-}
-
-/** Seasonal naive on the grid (see baselinePath): per season the most recent tail value, walking back. */
-function seasonalNaivePath(
-  tail: ArrayLike<number>,
-  backOf: (r: number) => number,
-  lastValue: number,
-  horizon: number,
-  m: number,
-  out: Float64Array,
-  offset: number,
-): void {
-  const wanted = new Uint8Array(m);
-  let missing = 0;
-  for (let k = 1; k <= Math.min(horizon, m); k++) {
-    wanted[m * Math.ceil(k / m) - k] = 1;
-    missing++;
-  }
-  const found = new Float64Array(m).fill(Number.NaN);
-  for (let r = tail.length - 1; r >= 0 && missing > 0; r--) {
-    const back = backOf(r);
-    if (!(back >= 0)) continue;
-    const b = back % m;
-    if (wanted[b] && Number.isNaN(found[b])) {
-      found[b] = tail[r];
-      missing--;
-    }
-  }
-  for (let k = 1; k <= horizon; k++) {
-    const v = found[m * Math.ceil(k / m) - k];
-    out[offset + k - 1] = Number.isNaN(v) ? lastValue : v;
-  }
-}
 
 /** Options of the fitted baselines (ARIMA, GARCH). */
 export interface FittedBaselineOptions {
@@ -113,10 +30,6 @@ export interface FittedBaselineOptions {
 function fittedBaseline(kind: FittedBaselineModel, options: FittedBaselineOptions) {
   const refitEvery = options.refitEvery ?? DEFAULT_REFIT_EVERY;
   return kind === 'arima' ? new ArimaBaseline({ refitEvery }) : new GarchBaseline({ refitEvery });
-}
-
-export function isFittedBaseline(kind: string): kind is FittedBaselineModel {
-  return kind === 'arima' || kind === 'garch';
 }
 
 /**

@@ -1,24 +1,9 @@
+import { gaussian, mulberry32 } from '@asof/baselines';
 import type { OriginRow, TargetRow, TaskRow } from './score-types.ts';
 
-/** Deterministic uniform generator (mulberry32) so synthetic panels are reproducible. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function gaussian(rand: () => number): () => number {
-  return () => {
-    const u = 1 - rand();
-    const v = rand();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
-}
+// The generators live in @asof/baselines, whose tests simulate from them; re-exported for this package's
+// tests and benches.
+export { gaussian, mulberry32 };
 
 /** Weekday dates from 2000-01-03 (a Monday), as YYYY-MM-DD. */
 export function businessDays(count: number): string[] {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { MAX_HISTORY_TAIL } from '@asof/baselines';
 import { InputError, type Manifest } from '@asof/schema';
 import type { TargetColumns } from './build-evaluation-panel.ts';
 import { type CompactInputs, compactInputTails, compactTargets } from './expand-compact-split.ts';
@@ -23,9 +24,6 @@ export type TableFiles = string | ((table: string) => string[]);
 
 /** Reads a verified split into the scorer's interfaces; swap it when the split's files differ. */
 export type SplitLoader = (manifest: Manifest, files: TableFiles) => Promise<SplitData>;
-
-/** History values kept per origin: enough for a 1y reference on daily series and any season length. */
-export const MAX_HISTORY_TAIL = 400;
 
 function outputsOf(manifest: Manifest, table: string): string[] {
   return manifest.outputs.filter((o) => o.table === table).map((o) => o.path);

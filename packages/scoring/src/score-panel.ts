@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs';
+import {
+  DEFAULT_REFIT_EVERY,
+  GARCH_MIN_RETURNS,
+  isFittedBaseline,
+  quantileColumnName,
+} from '@asof/baselines';
 import { canonicalJson, sha256Hex } from '@asof/manifest';
 import { AsofError, InputError } from '@asof/schema';
 import type { ModelForecasts } from './align-forecasts.ts';
 import { decodeBaselines, encodeBaselines, type ScoreStore } from './baseline-cache.ts';
-import { DEFAULT_REFIT_EVERY } from './baselines/arima-baseline.ts';
-import { quantileColumnName } from './baselines/baseline-quantiles.ts';
-import { GARCH_MIN_RETURNS } from './baselines/garch-baseline.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { checkOverlap, unitSpacing } from './check-overlap.ts';
 import { POINTWISE_METRICS } from './finverse-scores.ts';
 import { lossTable } from './loss-table.ts';
 import {
   type FittedBaselineNotes,
-  isFittedBaseline,
   makePanelBaselines,
   SCORED_WHERE_FITTED,
 } from './make-baseline-forecasts.ts';

@@ -1,10 +1,10 @@
+import { normalQuantile } from '@asof/baselines';
 import type { ModelForecasts } from './align-forecasts.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';
 import { crpsQuantiles } from './metrics/crps-quantiles.ts';
 import { crpsSamples } from './metrics/crps-samples.ts';
 import { noChangeReturn } from './metrics/float-tolerance.ts';
-import { normalQuantile } from './normal-quantile.ts';
 import { positiveSeries } from './positive-series.ts';
 import { randomWalkSigma, randomWalkSigmaReturns } from './random-walk-sigma.ts';
 import { RANDOM_WALK } from './score-types.ts';

@@ -1,9 +1,9 @@
-import { driftPath } from '@asof/scoring';
+import { driftPath } from '@asof/baselines';
 import { type Forecaster, originStepOf } from './run-forecaster.ts';
 
 /**
  * The drift baseline (Hyndman's rwf with drift) over the WHOLE history public at the origin (historyAt
- * without a lookback), through @asof/scoring's driftPath, the one implementation the scorer's baselinePath
+ * without a lookback), through @asof/baselines' driftPath, the one implementation the scorer's baselinePath
  * also calls, so the two agree to the bit on the same history. Its slope runs from y_1 to y_o over their
  * distance on the series' grid (stepOf: the split's step numbers), not over their count: a split serves
  * nothing of the stretch between its windows (2020 for the README split's monthly series), and counting

@@ -5,6 +5,26 @@ import type { ErrorCatalogue } from '@asof/schema';
  * lists (npm run errors) and tests/errors-doc.test.ts checks every code at a throw site is in one of them.
  */
 export const SPLIT_ERRORS = {
+  BASELINES_NOT_A_SPLIT: {
+    exit: 2,
+    when: "asof baselines was given a manifest that is not a split's",
+    fix: "pass the manifest.json of a split made by 'asof split'",
+  },
+  BASELINES_NO_HISTORY: {
+    exit: 2,
+    when: 'an origin of the split has no history public at the origin, so a baseline has no forecast',
+    fix: "the split's origins and inputs disagree: remake the split",
+  },
+  BASELINES_SPLIT_INCOMPLETE: {
+    exit: 2,
+    when: "the split's manifest lists no origins file or no history file (train_observations, inputs)",
+    fix: "remake the split with 'asof split' (a split has both)",
+  },
+  BASELINES_SPLIT_OUTDATED: {
+    exit: 2,
+    when: "the split's inputs carry no step_index (an older 'asof split'), so late-released series cannot be placed on the grid",
+    fix: "remake the split with 'asof split'",
+  },
   CUTOFF_AFTER_RUN_DATE: {
     exit: 2,
     when: '--model-cutoff is after --run-date',

@@ -1,4 +1,4 @@
-import type { BaselinePath } from '@asof/scoring';
+import type { BaselinePath } from '@asof/baselines';
 import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
 
 /** A fitted scorer baseline (ArimaBaseline, GarchBaseline): one path per origin, its refit cache inside. */

@@ -12,3 +12,4 @@ export * from './run-path-forecaster.ts';
 export * from './run-split.ts';
 export * from './seasonal-naive-forecaster.ts';
 export * from './series-filter-sql.ts';
+export * from './write-baseline-forecasts.ts';

@@ -1,4 +1,4 @@
-import { ArimaBaseline, GarchBaseline, quantileColumnName } from '@asof/scoring';
+import { ArimaBaseline, GarchBaseline, quantileColumnName } from '@asof/baselines';
 import { describe, expect, it } from 'vitest';
 import { arimaForecaster } from './arima-forecaster.ts';
 import { garchForecaster } from './garch-forecaster.ts';
@@ -33,7 +33,7 @@ const tasks = (series: string, origins: number[]): ForecastTask[] =>
   origins.map((origin) => ({ series_id: series, origin, horizon_steps: 5, lookback_steps: 250 }));
 
 describe('ARIMA and GARCH forecasters through the look-ahead guard', () => {
-  it("equal @asof/scoring's baselines on the same window (what the scorer computes from history_tail)", () => {
+  it("equal @asof/baselines' baselines on the same window (what the scorer computes from history_tail)", () => {
     const origins = [260, 270, 280, 290, 300];
     const viaGuard = runPathForecaster(store(), tasks('p', origins), arimaForecaster({ refitEvery: 2 }));
     const direct = new ArimaBaseline({ refitEvery: 2 });

@@ -1,5 +1,5 @@
+import { type BaselinePath, MAX_HISTORY_TAIL, quantileColumnName } from '@asof/baselines';
 import type { Micros } from '@asof/calendar';
-import { type BaselinePath, MAX_HISTORY_TAIL, quantileColumnName } from '@asof/scoring';
 import type { HistoryStore, OriginView } from './history-store.ts';
 import { type ForecastRow, type ForecastTask, originStepOf } from './run-forecaster.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Writes universe-inputs.json: series of the embedded default universe for the ARIMA reference vectors
+ * Writes packages/baselines/reference/arima/universe-inputs.json: series of the embedded default universe for the ARIMA reference vectors
  * (make-reference.R reads them, fits forecast::auto.arima and stores the results beside the simulated ones).
  * - As-of histories: the as-of view of one series at one date (`asof show --as-of`, the values public then,
  *   one per period), placed on its quarterly or monthly grid (a period without a public value is missing).
@@ -16,18 +16,22 @@
  *   npx asof build pipelines/default.json --out /tmp/asof-default
  *   npx asof split --manifest /tmp/asof-default/manifest.json --out /tmp/asof-default-split --dm
  *   npx tsx packages/scoring/reference/arima/make-inputs.ts /tmp/asof-default /tmp/asof-default-split
- *   npx biome format --write packages/scoring/reference/arima
+ *   npx biome format --write packages/baselines/reference/arima
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { placeOnGrid } from '@asof/baselines';
 import type { Manifest } from '@asof/schema';
-import { placeOnGrid } from '../../src/baselines/baseline-quantiles.ts';
 import { readSplitTables } from '../../src/read-split-tables.ts';
 
 const CLI = fileURLToPath(new URL('../../../cli/bin/asof.mjs', import.meta.url));
-const OUT = fileURLToPath(new URL('./universe-inputs.json', import.meta.url));
+// The inputs live beside the R script and the reference tests in @asof/baselines; this writer stays here
+// because it reads the split the scorer's way (readSplitTables).
+const OUT = fileURLToPath(
+  new URL('../../../baselines/reference/arima/universe-inputs.json', import.meta.url),
+);
 const AUDIT_SERIES = 'syn:edgar:9990000030:long-term-debt:Q';
 
 interface Input {

@@ -1,8 +1,8 @@
+import { normalCdf } from '@asof/baselines';
 import { describe, expect, it } from 'vitest';
 import { crpsGaussian } from './crps-gaussian.ts';
 import { crpsQuantiles } from './crps-quantiles.ts';
 import { crpsSamples } from './crps-samples.ts';
-import { normalCdf } from './normal-cdf.ts';
 
 /** mulberry32 + Box–Muller: deterministic N(μ, σ²) draws so the test cannot flake. */
 function gaussianSamples(m: number, mu: number, sigma: number, seed: number): Float64Array {

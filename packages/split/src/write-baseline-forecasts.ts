@@ -1,9 +1,4 @@
 import { dirname, join } from 'node:path';
-import { microsToIso } from '@asof/calendar';
-import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
-import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
-import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
-import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import {
   BASELINE_MODELS,
   BASELINE_QUANTILE_LEVELS,
@@ -13,22 +8,20 @@ import {
   pointMassPath,
   quantileColumnName,
   SEASON_LENGTH,
-} from '@asof/scoring';
-import {
-  arimaForecaster,
-  driftForecaster,
-  type Forecaster,
-  type ForecastTask,
-  type GuardCounts,
-  garchForecaster,
-  HistoryStore,
-  type PathForecaster,
-  randomWalkForecaster,
-  runForecaster,
-  runPathForecaster,
-  seasonalNaiveForecaster,
-} from '@asof/split';
+} from '@asof/baselines';
+import { microsToIso } from '@asof/calendar';
+import { BIGINT, Duck, INTEGER, loadQuery, quoteLiteral, streamNumbers, VARCHAR } from '@asof/duck';
+import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
+import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
+import { arimaForecaster } from './arima-forecaster.ts';
+import { driftForecaster } from './drift-forecaster.ts';
 import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
+import { garchForecaster } from './garch-forecaster.ts';
+import { type GuardCounts, HistoryStore } from './history-store.ts';
+import { type Forecaster, type ForecastTask, randomWalkForecaster, runForecaster } from './run-forecaster.ts';
+import { type PathForecaster, runPathForecaster } from './run-path-forecaster.ts';
+import { seasonalNaiveForecaster } from './seasonal-naive-forecaster.ts';
 
 /** The forecaster of each baseline: point forecasters, and path forecasters with quantiles for ARIMA and GARCH. */
 type BaselineForecasters = Record<PointBaselineModel, Forecaster> &

@@ -28,7 +28,7 @@ import { minimizeBfgs, numericHessian } from './minimize-bfgs.ts';
 //  - the issue-51 acceptance over all of them, counted in one test: orders equal, coefficients within 1e-4,
 //    forecasts and bounds within 1e-4 relative, with any known mismatch listed by name and reason.
 const referenceFile = (name: string) =>
-  JSON.parse(readFileSync(fileURLToPath(new URL(`../../reference/arima/${name}`, import.meta.url)), 'utf8'));
+  JSON.parse(readFileSync(fileURLToPath(new URL(`../reference/arima/${name}`, import.meta.url)), 'utf8'));
 const reference = referenceFile('arima-reference.json') as Reference;
 // Series of the embedded default universe (make-inputs.ts): the reference names them, R fitted these doubles.
 const universe = new Map(

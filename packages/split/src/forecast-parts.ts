@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { BASELINE_QUANTILE_LEVELS, quantileColumnName } from '@asof/baselines';
 import { DOUBLE, type Duck, INTEGER, PARQUET_ROW_GROUP_ROWS, quoteIdent } from '@asof/duck';
-import { BASELINE_QUANTILE_LEVELS, quantileColumnName } from '@asof/scoring';
 
 /** One baseline's forecasts over a block of origins, in task order; no quantiles for a point baseline. */
 export interface ForecastColumns {

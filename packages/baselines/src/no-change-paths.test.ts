@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { gaussian, mulberry32 } from '../make-random-walk-panel.ts';
 import { ArimaBaseline, noChangeModel } from './arima-baseline.ts';
 import { autoArima } from './auto-arima.ts';
 import { BASELINE_QUANTILE_LEVELS } from './baseline-quantiles.ts';
 import { forecastArima } from './forecast-arima.ts';
+import { gaussian, mulberry32 } from './mulberry32.ts';
 
 // Issue 51 (audit scoring-2026-12, mismatch 1): a forecast that is no change in exact arithmetic is y_o
 // itself. ARIMA(0,1,0) in log space forecast exp(ln y_o), often an ulp off y_o.

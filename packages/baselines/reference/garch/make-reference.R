@@ -1,12 +1,12 @@
 #!/usr/bin/env Rscript
-# Reference vectors for the GARCH(1,1) baseline of @asof/scoring (src/baselines/fit-garch.ts): parameters
+# Reference vectors for the GARCH(1,1) baseline of @asof/baselines (src/fit-garch.ts): parameters
 # and negative log-likelihood from tseries::garch, and h-step variance forecasts computed here from those
 # parameters by the GARCH(1,1) recursion started where tseries' likelihood starts (h_1 = mean(x^2)):
 #   h_t = a0 + a1 x_{t-1}^2 + b1 h_{t-1};  sigma2_{n+1} = a0 + a1 x_n^2 + b1 h_n;
 #   sigma2_{n+k} = a0 + (a1 + b1) sigma2_{n+k-1}.
 # (tseries' own predict() restarts the path from the unconditional variance; its one-step value is
 # recorded too.) Every input series is simulated here with a fixed seed and written into the JSON, so the
-# TypeScript tests never need R. Run from packages/scoring:  Rscript reference/garch/make-reference.R
+# TypeScript tests never need R. Run from packages/baselines:  Rscript reference/garch/make-reference.R
 # (Debian: apt-get install r-base-core r-cran-tseries r-cran-jsonlite).
 suppressPackageStartupMessages({
   library(tseries)
@@ -76,7 +76,7 @@ add("g_350_g", simulate_garch(350, 2e-5, 0.15, 0.70))
 add("g_1800_h", simulate_garch(1800, 1e-5, 0.085, 0.895))
 
 out <- list(
-  generator = "packages/scoring/reference/garch/make-reference.R",
+  generator = "packages/baselines/reference/garch/make-reference.R",
   r_version = R.version.string,
   tseries_version = as.character(packageVersion("tseries")),
   seed = 20240612,

@@ -1,4 +1,4 @@
-import { normalCdf, normalPdf } from './metrics/normal-cdf.ts';
+import { normalCdf, normalPdf } from './normal-cdf.ts';
 
 // Acklam's rational approximation (|rel. error| < 1.2e-9), then one Newton step on Φ.
 const A = [

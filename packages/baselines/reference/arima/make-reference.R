@@ -1,10 +1,11 @@
 #!/usr/bin/env Rscript
-# Reference vectors for the ARIMA baseline of @asof/scoring (src/baselines/), produced by R's
+# Reference vectors for the ARIMA baseline of @asof/baselines (src/), produced by R's
 # forecast::auto.arima / forecast::Arima / stats::arima, which the TypeScript port is checked against.
 # Simulated series are generated here with a fixed seed and written into the JSON with their results;
-# series of the embedded default universe are read from universe-inputs.json (written by make-inputs.ts,
+# series of the embedded default universe are read from universe-inputs.json (written by
+# packages/scoring/reference/arima/make-inputs.ts,
 # stored there at full precision and not repeated here), so the tests never need R.
-# Run from packages/scoring (Debian bookworm: apt-get install r-base-core r-cran-forecast r-cran-jsonlite):
+# Run from packages/baselines (Debian bookworm: apt-get install r-base-core r-cran-forecast r-cran-jsonlite):
 #   LD_PRELOAD=/usr/lib/x86_64-linux-gnu/blas/libblas.so.3:/usr/lib/x86_64-linux-gnu/lapack/liblapack.so.3 \
 #     Rscript reference/arima/make-reference.R
 # The reference BLAS and LAPACK (Debian's libblas3 and liblapack3, as the preload selects when OpenBLAS is
@@ -205,7 +206,7 @@ hessian <- list(at = c(0.5, 0.7), parscale = c(2, 0.5),
                 plain = optimHess(c(0.5, 0.7), fr), scaled = optimHess(c(0.5, 0.7), fr, control = list(parscale = c(2, 0.5))))
 
 out <- list(
-  generator = "packages/scoring/reference/arima/make-reference.R",
+  generator = "packages/baselines/reference/arima/make-reference.R",
   r_version = R.version.string,
   lapack = La_library(),
   forecast_version = as.character(packageVersion("forecast")),

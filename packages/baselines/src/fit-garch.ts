@@ -1,4 +1,4 @@
-import { logGamma } from '../metrics/log-gamma.ts';
+import { logGamma } from './log-gamma.ts';
 import { minimizeBox } from './minimize-box.ts';
 
 export type GarchMean = 'zero' | 'constant';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BASELINE_QUANTILE_LEVELS } from '@asof/baselines';
 import { Duck, INTEGER, loadQuery, PARQUET_ROW_GROUP_ROWS, quoteLiteral, VARCHAR } from '@asof/duck';
-import { BASELINE_QUANTILE_LEVELS } from '@asof/scoring';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
 

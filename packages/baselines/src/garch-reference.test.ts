@@ -19,7 +19,7 @@ import { fitGarch, type GarchFit, garchVarianceForecast, refilterGarch } from '.
 //    g_2000_b). On 4 of the 22 series (g_300_a, t8_800, t4_1200, g_1250_d) tseries stops at a worse point,
 //    its log-likelihood 0.29 to 5.7 below fitGarch's; they are counted below.
 const reference = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../reference/garch/garch-reference.json', import.meta.url)), 'utf8'),
+  readFileSync(fileURLToPath(new URL('../reference/garch/garch-reference.json', import.meta.url)), 'utf8'),
 ) as {
   horizon: number;
   cases: {
