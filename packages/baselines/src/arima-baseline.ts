@@ -75,7 +75,8 @@ export function noChangeModel(fit: ArimaFit): boolean {
   return p === 0 && d === 1 && q === 0 && fit.constant === 'none';
 }
 
-function allPositive(x: ArrayLike<number>): boolean {
+/** Whether a window is modelled in logs (every value > 0; gaps, NaN, do not count): ARIMA's and GARCH's rule. */
+export function allPositive(x: ArrayLike<number>): boolean {
   for (let i = 0; i < x.length; i++) if (!(x[i] > 0) && !Number.isNaN(x[i])) return false;
   return true;
 }

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fitGarch, garchVarianceForecast, refilterGarch } from './fit-garch.ts';
+import { mulberry32 } from './mulberry32.ts';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 function normals(seed: number): () => number {
   const u = rng(seed);
   return () => Math.sqrt(-2 * Math.log(u() || 1e-300)) * Math.cos(2 * Math.PI * u());

@@ -1,4 +1,4 @@
-import { DEFAULT_REFIT_EVERY, type RefitOptions, RefitSchedule } from './arima-baseline.ts';
+import { allPositive, DEFAULT_REFIT_EVERY, type RefitOptions, RefitSchedule } from './arima-baseline.ts';
 import {
   BASELINE_QUANTILE_LEVELS,
   type BaselinePath,
@@ -72,8 +72,7 @@ export class GarchBaseline {
   ): BaselinePath | null {
     if (tail.length < 2) return null;
     const { values, u } = placeOnGrid(tail, back);
-    let log = true;
-    for (let i = 0; i < values.length; i++) if (values[i] <= 0) log = false;
+    const log = allPositive(values);
     const returns: number[] = [];
     for (let i = 1; i < values.length; i++) {
       if (Number.isNaN(values[i]) || Number.isNaN(values[i - 1])) continue;
