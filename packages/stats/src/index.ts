@@ -1,0 +1,15 @@
+// @asof/stats: the pure numerics of the patterns, the scorer and the baselines (issue 53 item 4), each
+// with its reference tests. No domain types: arrays and numbers in, numbers out.
+export type { AdfMethod, AdfOptions, AdfRegression, AdfResult } from './adf-statistic.ts';
+export { adfStatistic, adfStatisticWith } from './adf-statistic.ts';
+export * from './error-codes.ts';
+export type { FftPlan } from './fft.ts';
+export { fftInPlace, fftPlan } from './fft.ts';
+export { forecastability } from './forecastability.ts';
+export { gramCholesky } from './gram-cholesky.ts';
+export { householderQr } from './householder-qr.ts';
+export { lag1Autocorrelation } from './lag1-autocorrelation.ts';
+export { periodogram } from './periodogram.ts';
+export { returnMoments } from './return-moments.ts';
+export type { SequenceCharacteristics } from './sequence-characteristics.ts';
+export { sequenceCharacteristics } from './sequence-characteristics.ts';
