@@ -1,4 +1,4 @@
-import { logGamma } from './log-gamma.ts';
+import { logGamma } from '@asof/stats';
 import { minimizeBox } from './minimize-box.ts';
 
 export type GarchMean = 'zero' | 'constant';

@@ -54,8 +54,6 @@ export {
 export { type ArimaForecast, forecastArima, refilterArima } from './forecast-arima.ts';
 export { GARCH_MIN_RETURNS, GarchBaseline, type GarchBaselineOptions } from './garch-baseline.ts';
 export { kpssDifferences, kpssStatistic } from './kpss-differences.ts';
-// Numerics the baselines need and scoring's metrics share; the @asof/stats slice (issue 53 item 4) takes them.
-export { logGamma } from './log-gamma.ts';
 export { MAX_HISTORY_TAIL } from './max-history-tail.ts';
 export {
   type BfgsOptions,
@@ -65,6 +63,4 @@ export {
 } from './minimize-bfgs.ts';
 export { type BoxOptions, type BoxResult, minimizeBox } from './minimize-box.ts';
 export { gaussian, mulberry32 } from './mulberry32.ts';
-export { normalCdf, normalPdf } from './normal-cdf.ts';
-export { normalQuantile } from './normal-quantile.ts';
 export { SEASON_LENGTH, seasonalNaivePath } from './seasonal-naive-path.ts';
