@@ -1,5 +1,4 @@
-import { logGamma } from '@asof/stats';
-import { minimizeBox } from './minimize-box.ts';
+import { logGamma, minimizeBox } from '@asof/stats';
 
 export type GarchMean = 'zero' | 'constant';
 export type GarchDistribution = 'normal' | 'student';

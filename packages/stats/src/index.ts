@@ -8,8 +8,18 @@ export { fftInPlace, fftPlan } from './fft.ts';
 export { forecastability } from './forecastability.ts';
 export { gramCholesky } from './gram-cholesky.ts';
 export { householderQr } from './householder-qr.ts';
+export { isConstantSeries, kpssDifferences, kpssStatistic } from './kpss-differences.ts';
 export { lag1Autocorrelation } from './lag1-autocorrelation.ts';
 export { logGamma } from './log-gamma.ts';
+export {
+  type BfgsOptions,
+  type BfgsResult,
+  type Gradient,
+  minimizeBfgs,
+  numericHessian,
+  type Objective,
+} from './minimize-bfgs.ts';
+export { type BoxOptions, type BoxResult, minimizeBox } from './minimize-box.ts';
 export { normalCdf, normalPdf } from './normal-cdf.ts';
 export { normalQuantile } from './normal-quantile.ts';
 export { periodogram } from './periodogram.ts';
