@@ -120,14 +120,19 @@ export function forbiddenEdges(pkgs: Pkg[]): string[] {
       }
       if (
         p.name === '@asof/scoring' &&
-        !['@asof/schema', '@asof/manifest', '@asof/baselines'].includes(target)
+        !['@asof/schema', '@asof/manifest', '@asof/baselines', '@asof/stats'].includes(target)
       ) {
-        bad.push(`${p.name} → ${target} (scoring depends only on schema, manifest and baselines)`);
+        bad.push(`${p.name} → ${target} (scoring depends only on schema, manifest, baselines and stats)`);
       }
       // The baselines are one implementation that the scorer and `asof baselines` (split) both call (issue 53
-      // item 3): they build on nothing but the schema, and the split serves them without the scorer.
-      if (p.name === '@asof/baselines' && !['@asof/schema', p.name].includes(target)) {
-        bad.push(`${p.name} → ${target} (baselines depend only on schema)`);
+      // item 3): they build on nothing but the schema and the numerics, and the split serves them without the scorer.
+      if (p.name === '@asof/baselines' && !['@asof/schema', '@asof/stats', p.name].includes(target)) {
+        bad.push(`${p.name} → ${target} (baselines depend only on schema and stats)`);
+      }
+      // The numerics (issue 53 item 4) are arrays and numbers in, numbers out: they build on the schema's
+      // errors and nothing else, so the patterns, the scorer and the baselines can all share them.
+      if (p.name === '@asof/stats' && !['@asof/schema', p.name].includes(target)) {
+        bad.push(`${p.name} → ${target} (stats depend only on schema)`);
       }
       if (p.name === '@asof/split' && target === '@asof/scoring') {
         bad.push(
@@ -164,16 +169,18 @@ describe('dependency direction', () => {
       { name: '@asof/report', dir: 'w', deps: ['@asof/cli'], sourceImports: ['@asof/cli'] },
       { name: '@asof/split', dir: 'v', deps: ['@asof/scoring'], sourceImports: ['@asof/scoring'] },
       { name: '@asof/baselines', dir: 'u', deps: ['@asof/split'], sourceImports: [] },
+      { name: '@asof/stats', dir: 't', deps: ['@asof/duck'], sourceImports: [] },
     ];
     const bad = forbiddenEdges(pkgs);
     expect(bad).toContain('@asof/source-fred → @asof/source-edgar (sources never depend on each other)');
     expect(bad).toContain(
-      '@asof/scoring → @asof/duck (scoring depends only on schema, manifest and baselines)',
+      '@asof/scoring → @asof/duck (scoring depends only on schema, manifest, baselines and stats)',
     );
     expect(bad).toContain(
       "@asof/split → @asof/scoring (split does not import the scorer: its baselines are @asof/baselines')",
     );
-    expect(bad).toContain('@asof/baselines → @asof/split (baselines depend only on schema)');
+    expect(bad).toContain('@asof/baselines → @asof/split (baselines depend only on schema and stats)');
+    expect(bad).toContain('@asof/stats → @asof/duck (stats depend only on schema)');
     expect(bad.some((b) => b.includes('deep import'))).toBe(true);
     expect(bad).toContain('@asof/report → @asof/cli (no package imports the CLI: use the library it calls)');
   });

@@ -2,7 +2,7 @@
 // asof model protocol — the TypeScript twin of examples/python/ewma_model.py (same numbers up to rounding
 // of the normal quantiles):
 //   asof run --manifest SPLIT/manifest.json --model "npx tsx examples/typescript/ewma-model.ts" --name ewma-ts --out out/ewma-ts.parquet
-import { normalQuantile } from '@asof/baselines';
+import { normalQuantile } from '@asof/stats';
 import { type FitMessage, type PredictTask, serveModel } from './model-protocol.ts';
 
 const ALPHA = 0.3;

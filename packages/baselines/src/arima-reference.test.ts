@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { kpssDifferences, minimizeBfgs, numericHessian } from '@asof/stats';
 import { describe, expect, it } from 'vitest';
 import { ArimaBaseline } from './arima-baseline.ts';
 import { autoArima } from './auto-arima.ts';
 import { fitArima } from './fit-arima.ts';
 import { forecastArima, refilterArima } from './forecast-arima.ts';
-import { kpssDifferences } from './kpss-differences.ts';
-import { minimizeBfgs, numericHessian } from './minimize-bfgs.ts';
 
 // Produced in R 4.2.2 / forecast 8.20 (x86-64, reference BLAS and LAPACK) by
 // reference/arima/make-reference.R from 310 series: 32 simulated there (set.seed(20240611), stored with the

@@ -1,5 +1,5 @@
+import { isConstantSeries, kpssDifferences } from '@asof/stats';
 import { type ArimaFit, ArimaFitError, type ArimaOrder, fitArima, type OptimControl } from './fit-arima.ts';
-import { isConstantSeries, kpssDifferences } from './kpss-differences.ts';
 
 export interface AutoArimaOptions {
   /** Number of differences; default chosen by the KPSS test (forecast::ndiffs). */

@@ -1,4 +1,4 @@
-import { normalQuantile } from './normal-quantile.ts';
+import { normalQuantile } from '@asof/stats';
 
 /** The quantile grid the ARIMA and GARCH baselines emit: 0.05, 0.10, …, 0.95 (so 50/80/90% intervals). */
 export const BASELINE_QUANTILE_LEVELS: readonly number[] = Array.from({ length: 19 }, (_, i) =>

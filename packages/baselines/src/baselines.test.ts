@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { normalQuantile } from '@asof/stats';
 import { describe, expect, it } from 'vitest';
 import { ArimaBaseline, RefitSchedule } from './arima-baseline.ts';
 import { BASELINE_QUANTILE_LEVELS, placeOnGrid, quantileColumnName } from './baseline-quantiles.ts';
 import { fitGarch } from './fit-garch.ts';
 import { GarchBaseline } from './garch-baseline.ts';
 import { gaussian, mulberry32 } from './mulberry32.ts';
-import { normalQuantile } from './normal-quantile.ts';
 
 const reference = JSON.parse(
   readFileSync(fileURLToPath(new URL('../reference/arima/arima-reference.json', import.meta.url)), 'utf8'),

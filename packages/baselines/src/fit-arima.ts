@@ -1,3 +1,4 @@
+import { type BfgsOptions, minimizeBfgs, numericHessian } from '@asof/stats';
 import {
   arFromUnconstrained,
   arToUnconstrained,
@@ -12,7 +13,6 @@ import {
   makeStateModel,
   solveLinear,
 } from './arima-state-space.ts';
-import { type BfgsOptions, minimizeBfgs, numericHessian } from './minimize-bfgs.ts';
 
 export interface ArimaOrder {
   p: number;

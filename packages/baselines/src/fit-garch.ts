@@ -1,5 +1,4 @@
-import { logGamma } from './log-gamma.ts';
-import { minimizeBox } from './minimize-box.ts';
+import { logGamma, minimizeBox } from '@asof/stats';
 
 export type GarchMean = 'zero' | 'constant';
 export type GarchDistribution = 'normal' | 'student';

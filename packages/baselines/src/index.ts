@@ -1,6 +1,6 @@
 // @asof/baselines: the one implementation of the baselines every forecast is compared with (issue 53 item 3):
-// random walk, drift and seasonal naive (point paths), ARIMA and GARCH(1,1) (paths with quantiles), and the
-// numerics only they need. The scorer (@asof/scoring) and `asof baselines` (@asof/split) both call them.
+// random walk, drift and seasonal naive (point paths), ARIMA and GARCH(1,1) (paths with quantiles); their
+// numerics are @asof/stats'. The scorer (@asof/scoring) and `asof baselines` (@asof/split) both call them.
 export {
   ArimaBaseline,
   DEFAULT_REFIT_EVERY,
@@ -53,18 +53,6 @@ export {
 } from './fit-garch.ts';
 export { type ArimaForecast, forecastArima, refilterArima } from './forecast-arima.ts';
 export { GARCH_MIN_RETURNS, GarchBaseline, type GarchBaselineOptions } from './garch-baseline.ts';
-export { kpssDifferences, kpssStatistic } from './kpss-differences.ts';
-// Numerics the baselines need and scoring's metrics share; the @asof/stats slice (issue 53 item 4) takes them.
-export { logGamma } from './log-gamma.ts';
 export { MAX_HISTORY_TAIL } from './max-history-tail.ts';
-export {
-  type BfgsOptions,
-  type BfgsResult,
-  minimizeBfgs,
-  numericHessian,
-} from './minimize-bfgs.ts';
-export { type BoxOptions, type BoxResult, minimizeBox } from './minimize-box.ts';
 export { gaussian, mulberry32 } from './mulberry32.ts';
-export { normalCdf, normalPdf } from './normal-cdf.ts';
-export { normalQuantile } from './normal-quantile.ts';
 export { SEASON_LENGTH, seasonalNaivePath } from './seasonal-naive-path.ts';

@@ -8,7 +8,7 @@
  * timed sections. Single-threaded. Timed by process CPU time (user + system) rather than wall clock,
  * because the development machine's 2 cores are shared and wall time mostly measures the neighbours.
  */
-import { adfStatistic, forecastability, lag1Autocorrelation } from '../src/index.ts';
+import { adfStatistic, forecastability, lag1Autocorrelation } from '@asof/stats';
 
 const total = Number(process.argv[2] ?? 30_000);
 const lengths = (process.argv[3] ?? '250,4000').split(',').map(Number);

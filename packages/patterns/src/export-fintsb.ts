@@ -11,10 +11,10 @@ import {
 } from '@asof/manifest';
 import { planOutput, writeOutputDir } from '@asof/output';
 import { type Frequency, InputError, type Manifest, type ManifestOutput } from '@asof/schema';
+import { sequenceCharacteristics } from '@asof/stats';
 import { chooseDatasetSize, FINTSB_K, type FintsbPool } from './choose-dataset-size.ts';
 import { buildSegmentSteps, runSegmentModel } from './run-segment-model.ts';
 import { segmentParams } from './segment-options.ts';
-import { sequenceCharacteristics } from './stats/sequence-characteristics.ts';
 
 export const FINTSB_PATTERNS = ['uptrend', 'downtrend', 'volatile', 'extreme'] as const;
 export type FintsbPattern = (typeof FINTSB_PATTERNS)[number];

@@ -18,9 +18,3 @@ export { exportFintsb, FINTSB_FIELDS, FINTSB_PATTERNS } from './export-fintsb.ts
 export { WORKERS_FROM_ROWS } from './measure-segments.ts';
 export type { SegmentOptions } from './segment-options.ts';
 export { DEFAULT_GRID_EPOCH, DEFAULT_SEGMENT_LENGTHS, segmentParams } from './segment-options.ts';
-export type { AdfOptions, AdfRegression, AdfResult } from './stats/adf-statistic.ts';
-export { adfStatistic } from './stats/adf-statistic.ts';
-export { forecastability } from './stats/forecastability.ts';
-export { lag1Autocorrelation } from './stats/lag1-autocorrelation.ts';
-export type { SequenceCharacteristics } from './stats/sequence-characteristics.ts';
-export { sequenceCharacteristics } from './stats/sequence-characteristics.ts';

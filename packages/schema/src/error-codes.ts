@@ -5,6 +5,11 @@ import type { ErrorCatalogue } from './error-catalogue.ts';
  * lists (npm run errors) and tests/errors-doc.test.ts checks every code at a throw site is in one of them.
  */
 export const SCHEMA_ERRORS = {
+  METRIC_BAD_PARAMETER: {
+    exit: 2,
+    when: 'a metric or statistical function was given an out-of-range parameter (periodsPerYear ≤ 0, df ≤ 0…)',
+    fix: 'pass the value the message expects',
+  },
   NOT_A_UNIVERSE: {
     exit: 2,
     when: 'a command that reads a universe was given a manifest of another kind (a split, a score…)',

@@ -152,11 +152,6 @@ export const SCORING_ERRORS = {
     fix: "forecast only the split's evaluation series",
   },
   FORECAST_UNREADABLE: { exit: 2, when: 'the forecasts file cannot be read', fix: 'check its permissions' },
-  METRIC_BAD_PARAMETER: {
-    exit: 2,
-    when: 'a metric function was given an out-of-range parameter (e.g. periodsPerYear ≤ 0)',
-    fix: 'pass the value the message expects',
-  },
   METRIC_BAD_QUANTILE_GRID: {
     exit: 2,
     when: 'quantile levels are not strictly increasing inside (0, 1)',

@@ -100,12 +100,10 @@ export {
   type RankAggregateScore,
   rankAggregate,
 } from './metrics/rank-aggregate.ts';
-export { regularizedIncompleteBeta } from './metrics/regularized-incomplete-beta.ts';
 export { relativeChange } from './metrics/relative-change.ts';
 // Tycheon methodology (seeds/002)
 export { rmse } from './metrics/rmse.ts';
 export { spearmanCorrelation } from './metrics/spearman-correlation.ts';
-export { studentTCdf, studentTSurvival } from './metrics/student-t-cdf.ts';
 export { type TopkBacktestOptions, type TopkBacktestResult, topkBacktest } from './metrics/topk-backtest.ts';
 export {
   type TopkDropBacktestOptions,

@@ -1,4 +1,4 @@
-import { normalQuantile } from '@asof/baselines';
+import { normalQuantile } from '@asof/stats';
 import type { ModelForecasts } from './align-forecasts.ts';
 import type { EvaluationPanel } from './build-evaluation-panel.ts';
 import { crpsGaussian } from './metrics/crps-gaussian.ts';

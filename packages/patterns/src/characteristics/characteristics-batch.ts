@@ -1,5 +1,4 @@
-import { returnMoments } from '../stats/return-moments.ts';
-import { sequenceCharacteristics } from '../stats/sequence-characteristics.ts';
+import { returnMoments, sequenceCharacteristics } from '@asof/stats';
 
 /**
  * Numbers per segment in a batch's result: adfStat, adfUsedLag, adfNobs, acf1, forecastability, and the

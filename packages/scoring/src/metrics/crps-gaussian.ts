@@ -1,5 +1,5 @@
-import { normalCdf, normalPdf } from '@asof/baselines';
 import { InputError } from '@asof/schema';
+import { normalCdf, normalPdf } from '@asof/stats';
 
 /**
  * Closed-form CRPS of N(μ, σ²) at y (Gneiting & Raftery 2007):

@@ -1,4 +1,4 @@
-import { normalCdf } from '@asof/baselines';
+import { normalCdf } from '@asof/stats';
 import { describe, expect, it } from 'vitest';
 import { crpsGaussian } from './crps-gaussian.ts';
 import { crpsQuantiles } from './crps-quantiles.ts';

@@ -1,7 +1,7 @@
 import { InputError } from '@asof/schema';
+import { studentTCdf } from '@asof/stats';
 import { checkArrays, checkInteger, type NumericArray } from './check-arrays.ts';
 import { negligibleSpread } from './float-tolerance.ts';
-import { studentTCdf } from './student-t-cdf.ts';
 
 export interface DieboldMarianoResult {
   /**

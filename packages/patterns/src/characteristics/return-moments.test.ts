@@ -1,6 +1,6 @@
 import { DOUBLE, Duck, INTEGER } from '@asof/duck';
+import { returnMoments } from '@asof/stats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { returnMoments } from './return-moments.ts';
 
 let duck: Duck;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { logGamma } from '@asof/baselines';
 import { describe, expect, it } from 'vitest';
+import { logGamma } from './log-gamma.ts';
 import { regularizedIncompleteBeta } from './regularized-incomplete-beta.ts';
 import { studentTCdf, studentTSurvival } from './student-t-cdf.ts';
 

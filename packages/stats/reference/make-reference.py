@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Reference vectors for @asof/patterns' sequence characteristics (SPEC §7).
+"""Reference vectors for @asof/stats' sequence characteristics (SPEC §7).
 
 Independent implementations: statsmodels `adfuller` (ADF statistic, used lag, nobs) and `acf`
 (lag-1 autocorrelation); forecastability with numpy's FFT using the definition documented in
 src/stats/forecastability.ts. Deterministic (fixed seed); rerun with
 
-    /usr/bin/python3 packages/patterns/reference/make-reference.py
+    /usr/bin/python3 packages/stats/reference/make-reference.py
 
 Produced with Debian bookworm's python3-statsmodels 0.13.5, python3-numpy 1.24.2, python3-scipy 1.10.1
 (`apt-get install -y python3-statsmodels python3-numpy python3-scipy`). The versions are written into
@@ -131,7 +131,7 @@ for name, x, regression, autolag, maxlag, do_adf in cases:
     vectors.append(entry)
 
 out = {
-    "generator": "packages/patterns/reference/make-reference.py",
+    "generator": "packages/stats/reference/make-reference.py",
     "versions": {
         "python": sys.version.split()[0],
         "statsmodels": statsmodels.__version__,
@@ -150,7 +150,7 @@ repo = os.path.abspath(os.path.join(os.path.dirname(path), "..", "..", ".."))
 try:
     subprocess.run(["npx", "biome", "format", "--write", path], cwd=repo, check=True, capture_output=True)
 except (OSError, subprocess.CalledProcessError) as err:
-    print(f"warning: could not run `npx biome format` ({err}); run `npx biome check --write .` in packages/patterns")
+    print(f"warning: could not run `npx biome format` ({err}); run `npx biome check --write .` in packages/stats")
 print(f"{len(vectors)} vectors, {os.path.getsize(path)} bytes -> {path}")
 for v in vectors:
     a = v.get("adf")

@@ -25,6 +25,6 @@ export interface ReferenceFile {
 
 /** Test helper: the statsmodels/numpy reference vectors committed beside the package. */
 export function readReferenceVectors(): ReferenceFile {
-  const path = fileURLToPath(new URL('../../reference/vectors.json', import.meta.url));
+  const path = fileURLToPath(new URL('../reference/vectors.json', import.meta.url));
   return JSON.parse(readFileSync(path, 'utf8')) as ReferenceFile;
 }

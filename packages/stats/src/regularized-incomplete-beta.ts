@@ -1,5 +1,5 @@
-import { logGamma } from '@asof/baselines';
 import { InputError } from '@asof/schema';
+import { logGamma } from './log-gamma.ts';
 
 const EPS = 1e-16;
 const TINY = 1e-300;
