@@ -33,6 +33,7 @@ import {
 } from '@asof/transform';
 import { type GitState, gitState } from './git-state.ts';
 import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
+import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 import { runSources } from './run-sources.ts';
 import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';
 
@@ -58,9 +59,9 @@ export interface BuildOptions {
   /** The universe this one updates (`asof update` when it rebuilds in full); null for a build. */
   parentDatasetId?: string | null;
   /**
-   * created_by.pipeline_file, relative to the universe's own folder (pipelineFileToRecord): `asof update`
-   * without a pipeline resolves OLD's relative paths against its folder, as the build did. Outside
-   * dataset_id, as the git fields are.
+   * The pipeline file the config came from (absolute), recorded as created_by.pipeline_file relative to
+   * the universe's own folder (pipelineFileToRecord): `asof update` without a pipeline resolves OLD's
+   * relative paths against its folder, as the build did. Outside dataset_id, as the git fields are.
    */
   pipelineFile?: string;
 }
@@ -219,7 +220,10 @@ async function buildInto(
       priceQuality: report.priceQuality,
       parentDatasetId: options.parentDatasetId ?? null,
       git: options.git,
-      pipelineFile: options.pipelineFile,
+      pipelineFile:
+        options.pipelineFile === undefined
+          ? undefined
+          : pipelineFileToRecord(options.pipelineFile, options.outDir),
     });
     writeManifest(join(tmp, 'manifest.json'), manifest);
     step('manifest written; switching the output');

@@ -45,6 +45,7 @@ import {
 } from '@asof/transform';
 import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
+import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 import { type RunSourcesReport, runSources } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
 import { updateModelSql } from './update-models.ts';
@@ -58,7 +59,7 @@ export interface UpdateOptions {
   oldManifest: string;
   /** The pipeline to update with (default: OLD's, its relative paths against `cwd`). */
   config?: PipelineConfig;
-  /** created_by.pipeline_file of the new universe (pipelineFileToRecord), given or found from OLD's. */
+  /** The pipeline file (absolute), given or found from OLD's created_by.pipeline_file; recorded in the new manifest. */
   pipelineFile?: string;
   /** What `cwd` is, for messages (`the folder of t1/pipeline.json`, `the working directory`). */
   pathsFrom?: string;
@@ -190,7 +191,10 @@ export async function updateUniverse(options: UpdateOptions): Promise<UpdateResu
       plan,
       old,
       step,
-      pipelineFile: options.pipelineFile,
+      pipelineFile:
+        options.pipelineFile === undefined
+          ? undefined
+          : pipelineFileToRecord(options.pipelineFile, options.outDir),
     };
     try {
       const { value, path } = await writeOutputDir(
@@ -259,7 +263,7 @@ interface UpdateContext {
   plan: UpdatePlan;
   old: VerifiedManifest;
   step: (what: string) => void;
-  /** created_by.pipeline_file of the new universe. */
+  /** created_by.pipeline_file of the new universe (pipelineFileToRecord of the pipeline file). */
   pipelineFile?: string;
 }
 

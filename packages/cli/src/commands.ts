@@ -18,7 +18,6 @@ import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { pipelineFieldsHelp } from './pipeline-fields-help.ts';
-import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 
 export interface Io {
   out: (text: string) => void;
@@ -48,7 +47,7 @@ export async function buildCommand(args: string[], io: Io): Promise<number> {
     cwd: dirname(pipelinePath),
     cacheRoot: io.cwd,
     inputs: [pipelinePath],
-    pipelineFile: pipelineFileToRecord(pipelinePath, outDir),
+    pipelineFile: pipelinePath,
     pipelineLabel: positionals[0] ?? 'pipelines/default.json',
     log: (line) => io.err(`asof build: ${line}\n`),
   });

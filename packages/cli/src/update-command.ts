@@ -1,10 +1,15 @@
 import { dirname, join, resolve } from 'node:path';
-import { loadPipeline, type UpdateResult, type UpdateStep, updateUniverse } from '@asof/build';
+import {
+  loadPipeline,
+  recordedPipelineFile,
+  type UpdateResult,
+  type UpdateStep,
+  updateUniverse,
+} from '@asof/build';
 import { InputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { pipelineFileToRecord, recordedPipelineFile } from './recorded-pipeline-file.ts';
 
 export const UPDATE_USAGE =
   'asof update --manifest OLD/manifest.json [pipeline.json] --out NEW [--offline] [--json]';
@@ -72,7 +77,7 @@ export async function updateCommand(args: string[], io: Io): Promise<number> {
   const result = await updateUniverse({
     oldManifest,
     config,
-    pipelineFile: pipelinePath === undefined ? undefined : pipelineFileToRecord(pipelinePath, outDir),
+    pipelineFile: pipelinePath,
     pathsFrom:
       pipelinePath === undefined
         ? `the working directory ${io.cwd}: ${values.manifest} records no pipeline file`
