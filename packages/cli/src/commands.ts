@@ -322,7 +322,7 @@ export async function taxonomyCommand(args: string[], io: Io): Promise<number> {
   );
   if (values.help) {
     io.out(
-      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nNAME keeps the units of one scope, category, detail category or unit (any case), e.g. 'asof taxonomy Inflation'.\nWith --coverage, the FinVerse Table 4 view of a built universe: series, points and evaluation points per unit.\n`,
+      `${TAXONOMY_USAGE}\n\nPrints the taxonomy registry: scopes, categories, detail categories, units, metric columns.\nNAME keeps the units of one scope, category, detail category or unit (any case), e.g. 'asof taxonomy Inflation'.\nWith --coverage, FinVerse's coverage view of a built universe (docs/glossary.md): series, points and evaluation points per unit.\n`,
     );
     return 0;
   }

@@ -21,11 +21,11 @@ export const SPLIT_USAGE =
 
 const HELP = `${SPLIT_USAGE}
 
-Splits a built universe into release-date-aware training and evaluation files (SPEC §8), under DIR
+Splits a built universe into release-date-aware training and evaluation files (docs/glossary.md: Split), under DIR
 (default: out/<universe folder>-split), with a manifest naming the parent's dataset_id:
   train/observations.parquet, train/series.parquet   as-of snapshot strictly before eval_start − embargo
   origins.parquet    (series_id, origin, lookback_start, horizon_steps, target status, window)
-  inputs.parquet     per origin, the as-of view at the origin, last lookback steps (FinVerse Table 2)
+  inputs.parquet     per origin, the as-of view at the origin, last lookback steps (docs/glossary.md: Lookback)
   targets.parquet    values at o+1..o+H from the chosen vintage, kept apart from the inputs
 
   --series GLOB            only series whose id matches (repeatable; * ? […] as in a shell),

@@ -123,7 +123,7 @@ function validateParams(p: Record<string, number | string>): void {
   if (!(share('down_share') < share('up_share'))) {
     throw new InputError(
       'BAD_SEGMENT_OPTIONS',
-      `downShare ${p.down_share} must be below upShare ${p.up_share} (SPEC §7 defaults 0.45 and 0.55)`,
+      `downShare ${p.down_share} must be below upShare ${p.up_share} (defaults 0.45 and 0.55, docs/glossary.md: FinTSB movement patterns)`,
     );
   }
   if (!(Number(p.sigma) > 0) || !(Number(p.run_length) >= 1)) {

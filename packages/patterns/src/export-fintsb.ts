@@ -177,7 +177,7 @@ async function exportInto(
   if (segmentsOut.length !== 1) {
     throw new InputError(
       'NO_SEGMENTS',
-      `${options.manifestPath}: lists ${segmentsOut.length} segments files, expected 1 (segments.parquet); rebuild the universe with a version of asof that writes segments (SPEC §7)`,
+      `${options.manifestPath}: lists ${segmentsOut.length} segments files, expected 1 (segments.parquet); rebuild the universe with a version of asof that writes segments (docs/glossary.md: FinTSB movement patterns)`,
     );
   }
   const seriesOut = verified.files('series');

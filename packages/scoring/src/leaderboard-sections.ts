@@ -37,7 +37,7 @@ export function leaderboardHeading(id: LeaderboardSectionId, results: ScoringRes
     case 'runs':
       return 'Model runs (asof run, behind the look-ahead guard)';
     case 'overall':
-      return 'Overall ranking: FinVerse family (§4.2 rank aggregation: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)';
+      return 'Overall ranking: FinVerse family (rank aggregation, docs/glossary.md: mean per unit → rank per metric → geometric mean per aspect → Σ aspect ranks)';
     case 'verdicts':
       return 'Verdicts against the random walk (Tycheon family: squared error and CRPS of the horizon-end return; Diebold–Mariano, HLN; all origins pooled)';
     case 'ic':

@@ -14,7 +14,7 @@ import { selectModelOrigins, selectPanelOrigins } from './select-panel-origins.t
 
 /** What every rank block of results.json ranks by (its metric family and the aggregate it ranks). */
 export const RANKED_BY =
-  "FinVerse §4.2 rank aggregation of the FinVerse metrics (the family finverse; metrics lists them): the mean of each metric per unit, the models ranked per (unit, metric) cell, the geometric mean of a model's cell ranks per aspect (K), the models ranked by K per aspect, and overall = the sum of the aspect ranks (lower is better)";
+  "FinVerse's rank aggregation (docs/glossary.md) of the FinVerse metrics (the family finverse; metrics lists them): the mean of each metric per unit, the models ranked per (unit, metric) cell, the geometric mean of a model's cell ranks per aspect (K), the models ranked by K per aspect, and overall = the sum of the aspect ranks (lower is better)";
 
 /** The points a rank block's cells are computed on. */
 export interface RankPoints {

@@ -45,7 +45,7 @@ export const ScoringConfig = z
     fintsb_compat: z
       .enum(['paper', 'code'])
       .describe(
-        "paper: FinTSB's text (§4.3, §5.2); code: its published code's conventions ((1−c)² on the mean return, MDD from NAV₁, ICIR with ddof 0, IR as its report prints it, the IC), as fintsb.code.* cells",
+        "paper: FinTSB's text (docs/glossary.md: FinTSB); code: its published code's conventions ((1−c)² on the mean return, MDD from NAV₁, ICIR with ddof 0, IR as its report prints it, the IC), as fintsb.code.* cells",
       ),
     tycheon_space: z
       .literal('horizon_end_log_return')

@@ -598,7 +598,7 @@ export const COMPARISON_RULES = {
   points:
     'each model is scored on exactly the (series, origin) paths it forecasts (whole paths 1…H); a partial model and the baselines are scored on the same points (same_points)',
   ranks:
-    "a rank block (overall, each scope, category and frequency) ranks by the FinVerse family's §4.2 rank aggregation every model that forecasts at least one (series, origin) path in each of its units, on the shared points: every ranked model's (unit, metric) cells are computed on the paths all ranked models forecast (ranks.*.points; all of the block's points when every ranked model covers them); a model with no path in one of the block's units is not ranked there (ranks.*.not_ranked); each partial model is also ranked with the baselines on its own points (same_points)",
+    "a rank block (overall, each scope, category and frequency) ranks by the FinVerse family's rank aggregation (docs/glossary.md) every model that forecasts at least one (series, origin) path in each of its units, on the shared points: every ranked model's (unit, metric) cells are computed on the paths all ranked models forecast (ranks.*.points; all of the block's points when every ranked model covers them); a model with no path in one of the block's units is not ranked there (ranks.*.not_ranked); each partial model is also ranked with the baselines on its own points (same_points)",
   verdicts:
     "Diebold–Mariano per model against the random walk on the origins the model covers (all origins for a full-coverage model; rows marked partial: the model's origins only)",
   baselines_win:

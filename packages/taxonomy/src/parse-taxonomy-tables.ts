@@ -272,7 +272,7 @@ function parseAssignments(
     if (undefinedAt.length > 0) {
       const problem =
         `variant ${variant.id} uses ${undefinedAt.map(({ p, h }) => `(${p},${h})`).join(',')}, which is not defined ` +
-        `at frequency ${unit.frequency} (SPEC §1)`;
+        `at frequency ${unit.frequency} (docs/glossary.md: Metric-(p,h) tasks)`;
       // FinVerse itself assigns D5 to its monthly Commodity Spot unit; its facts are kept as published
       // (those tasks get null steps), but an extension must choose a variant that fits its frequency.
       if (!unit.finverse) {

@@ -44,7 +44,7 @@ export class InvariantError extends AsofError {
     );
     super(
       'INVARIANT_VIOLATED',
-      `the build broke ${total} invariant(s); first ${violations.length}:\n${lines.join('\n')}\n  hint: fix the source rows named above (available_at rules are in SPEC §4)`,
+      `the build broke ${total} invariant(s); first ${violations.length}:\n${lines.join('\n')}\n  hint: fix the source rows named above (available_at rules: docs/decisions/0004-available-at-rules.md)`,
       { context: { total, violations } },
     );
   }
