@@ -286,7 +286,7 @@ describe('every ranking names its metric family and metric', () => {
       expect(b.ranked_by).toBe(RANKED_BY);
       expect(b.metrics).toEqual(finverseMetrics);
     }
-    expect(RANKED_BY).toMatch(/^FinVerse §4\.2 rank aggregation of the FinVerse metrics/);
+    expect(RANKED_BY).toMatch(/^FinVerse's rank aggregation \(docs\/glossary\.md\) of the FinVerse metrics/);
   });
 
   it('in the leaderboard: every rank table under a caption naming the family and its metrics', () => {
@@ -299,7 +299,7 @@ describe('every ranking names its metric family and metric', () => {
         /^Ranked by \*\*FinVerse rank aggregation\*\* \(metric family `finverse`; \d+ metric\(s\): /,
       );
     }
-    expect(md).toContain('## Overall ranking: FinVerse family (§4.2 rank aggregation');
+    expect(md).toContain('## Overall ranking: FinVerse family (rank aggregation, docs/glossary.md');
     expect(md).toContain('## Verdicts against the random walk (Tycheon family');
     // The terminal's line above the overall table (asof score).
     expect(overallRankingLine(results)).toBe(
