@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Duck } from '@asof/duck';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertTrainInvariants } from './run-split.ts';
+import { assertTrainInvariants } from './split-invariants.ts';
 
 // train_observations is a view, so its invariants are checked on the Parquet parts written from it: these
 // files stand in for parts the view could never produce, to show each check fires.

@@ -1,7 +1,7 @@
 import { Duck } from '@asof/duck';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { splitModels } from './run-split.ts';
 import { BASE_PARAMS, day, isoDay, loadSplitFixture, runSplitModels } from './split-fixture.ts';
+import { splitModels } from './split-models.ts';
 
 // eval_observations reads only the steps from first_index on (eval_observations.sql): these tests compare
 // every table the split serves with the ones an unrestricted eval_observations gives, on a series whose

@@ -1,5 +1,5 @@
 import type { Duck } from '@asof/duck';
-import { createSplitModel, SPLIT_MODELS } from './run-split.ts';
+import { createSplitModel, SPLIT_MODELS } from './split-models.ts';
 
 // Given/expect fixtures of the split models' tests (not exported from the package): one quarterly
 // series on a day grid, horizon 2 and lookback 2. Times are whole days after 2020-01-01 (UTC).

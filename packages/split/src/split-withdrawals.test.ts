@@ -1,8 +1,8 @@
 import { Duck } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from './history-store.ts';
-import { splitModels } from './run-split.ts';
 import { BASE_PARAMS, day, isoDay, loadSplitFixture, runSplitModels } from './split-fixture.ts';
+import { splitModels } from './split-models.ts';
 
 // Withdrawals (value NULL rows, docs/decisions/0007) through the split models, given/expect on in-memory
 // tables. Times are whole days after 2020-01-01 (UTC). Series 'b' (Q, horizon 2, lookback 2): steps on
