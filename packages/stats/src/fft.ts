@@ -198,162 +198,179 @@ function mixedTransform(plan: MixedPlan, inRe: Float64Array, inIm: Float64Array)
 
 /** One DIT level: combines each block of `lens[level]` outputs from its factors[level] sub-transforms. */
 function butterflyLevel(plan: MixedPlan, level: number): void {
-  const { outRe, outIm, cos, sin, n } = plan;
+  const { n } = plan;
   const p = plan.factors[level];
   const len = plan.lens[level];
   // Integer quotients (| 0), so the loops index with small integers rather than doubles.
   const m = (len / p) | 0;
   // Twiddle step for this level: W_len^{s·k} = W_n^{s·k·(n/len)}.
   const tw = (n / len) | 0;
-  // Radix 2 and 4 visit k outside the blocks, so a k's twiddles are read once for every block at that
-  // offset; each butterfly is the same arithmetic as block by block.
-  if (p === 2) {
-    for (let k = 0; k < m; k++) {
-      const wc = cos[k * tw];
-      const ws = sin[k * tw];
-      for (let i0 = k; i0 < n; i0 += len) {
-        const i1 = i0 + m;
-        const br = outRe[i1] * wc - outIm[i1] * ws;
-        const bi = outRe[i1] * ws + outIm[i1] * wc;
-        const ar = outRe[i0];
-        const ai = outIm[i0];
-        outRe[i0] = ar + br;
-        outIm[i0] = ai + bi;
-        outRe[i1] = ar - br;
-        outIm[i1] = ai - bi;
-      }
+  if (p === 2) radix2Level(plan, len, m, tw);
+  else if (p === 4) radix4Level(plan, len, m, tw);
+  else if (p === 3) radix3Level(plan, len, m, tw);
+  else if (p === 5) radix5Level(plan, len, m, tw);
+  else genericLevel(plan, level, len, m, tw);
+}
+
+/** Radix 2: visits k outside the blocks, so a k's twiddle is read once for every block at that offset. */
+function radix2Level(plan: MixedPlan, len: number, m: number, tw: number): void {
+  const { outRe, outIm, cos, sin, n } = plan;
+  for (let k = 0; k < m; k++) {
+    const wc = cos[k * tw];
+    const ws = sin[k * tw];
+    for (let i0 = k; i0 < n; i0 += len) {
+      const i1 = i0 + m;
+      const br = outRe[i1] * wc - outIm[i1] * ws;
+      const bi = outRe[i1] * ws + outIm[i1] * wc;
+      const ar = outRe[i0];
+      const ai = outIm[i0];
+      outRe[i0] = ar + br;
+      outIm[i0] = ai + bi;
+      outRe[i1] = ar - br;
+      outIm[i1] = ai - bi;
     }
-    return;
   }
-  if (p === 4) {
+}
+
+/** Radix 4, k outside the blocks like radix 2; (b − d)·(−i) for the forward transform. */
+function radix4Level(plan: MixedPlan, len: number, m: number, tw: number): void {
+  const { outRe, outIm, cos, sin, n } = plan;
+  for (let k = 0; k < m; k++) {
+    const w1 = k * tw;
+    const c1 = cos[w1];
+    const s1 = sin[w1];
+    const c2 = cos[2 * w1];
+    const s2 = sin[2 * w1];
+    const c3 = cos[3 * w1];
+    const s3 = sin[3 * w1];
+    for (let i0 = k; i0 < n; i0 += len) {
+      const i1 = i0 + m;
+      const i2 = i1 + m;
+      const i3 = i2 + m;
+      const ar = outRe[i0];
+      const ai = outIm[i0];
+      const br = outRe[i1] * c1 - outIm[i1] * s1;
+      const bi = outRe[i1] * s1 + outIm[i1] * c1;
+      const cr = outRe[i2] * c2 - outIm[i2] * s2;
+      const ci = outRe[i2] * s2 + outIm[i2] * c2;
+      const dr = outRe[i3] * c3 - outIm[i3] * s3;
+      const di = outRe[i3] * s3 + outIm[i3] * c3;
+      const s0r = ar + cr;
+      const s0i = ai + ci;
+      const s1r = ar - cr;
+      const s1i = ai - ci;
+      const s2r = br + dr;
+      const s2i = bi + di;
+      // (b − d)·(−i) for the forward transform.
+      const s3r = bi - di;
+      const s3i = dr - br;
+      outRe[i0] = s0r + s2r;
+      outIm[i0] = s0i + s2i;
+      outRe[i1] = s1r + s3r;
+      outIm[i1] = s1i + s3i;
+      outRe[i2] = s0r - s2r;
+      outIm[i2] = s0i - s2i;
+      outRe[i3] = s1r - s3r;
+      outIm[i3] = s1i - s3i;
+    }
+  }
+}
+
+/** Radix 3, block by block. */
+function radix3Level(plan: MixedPlan, len: number, m: number, tw: number): void {
+  const { outRe, outIm, cos, sin, n } = plan;
+  const s1 = Math.sqrt(3) / 2;
+  for (let outOff = 0; outOff < n; outOff += len)
     for (let k = 0; k < m; k++) {
+      const i0 = outOff + k;
+      const i1 = i0 + m;
+      const i2 = i1 + m;
       const w1 = k * tw;
-      const c1 = cos[w1];
-      const s1 = sin[w1];
-      const c2 = cos[2 * w1];
-      const s2 = sin[2 * w1];
-      const c3 = cos[3 * w1];
-      const s3 = sin[3 * w1];
-      for (let i0 = k; i0 < n; i0 += len) {
-        const i1 = i0 + m;
-        const i2 = i1 + m;
-        const i3 = i2 + m;
-        const ar = outRe[i0];
-        const ai = outIm[i0];
-        const br = outRe[i1] * c1 - outIm[i1] * s1;
-        const bi = outRe[i1] * s1 + outIm[i1] * c1;
-        const cr = outRe[i2] * c2 - outIm[i2] * s2;
-        const ci = outRe[i2] * s2 + outIm[i2] * c2;
-        const dr = outRe[i3] * c3 - outIm[i3] * s3;
-        const di = outRe[i3] * s3 + outIm[i3] * c3;
-        const s0r = ar + cr;
-        const s0i = ai + ci;
-        const s1r = ar - cr;
-        const s1i = ai - ci;
-        const s2r = br + dr;
-        const s2i = bi + di;
-        // (b − d)·(−i) for the forward transform.
-        const s3r = bi - di;
-        const s3i = dr - br;
-        outRe[i0] = s0r + s2r;
-        outIm[i0] = s0i + s2i;
-        outRe[i1] = s1r + s3r;
-        outIm[i1] = s1i + s3i;
-        outRe[i2] = s0r - s2r;
-        outIm[i2] = s0i - s2i;
-        outRe[i3] = s1r - s3r;
-        outIm[i3] = s1i - s3i;
-      }
+      const w2 = 2 * w1;
+      const a0r = outRe[i0];
+      const a0i = outIm[i0];
+      const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
+      const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
+      const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
+      const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
+      const br = a1r + a2r;
+      const bi = a1i + a2i;
+      const tr = a0r - br / 2;
+      const ti = a0i - bi / 2;
+      const ur = s1 * (a1r - a2r);
+      const ui = s1 * (a1i - a2i);
+      outRe[i0] = a0r + br;
+      outIm[i0] = a0i + bi;
+      // X1 = t − i·u, X2 = t + i·u.
+      outRe[i1] = tr + ui;
+      outIm[i1] = ti - ur;
+      outRe[i2] = tr - ui;
+      outIm[i2] = ti + ur;
     }
-    return;
-  }
-  if (p === 3) {
-    const s1 = Math.sqrt(3) / 2;
-    for (let outOff = 0; outOff < n; outOff += len)
-      for (let k = 0; k < m; k++) {
-        const i0 = outOff + k;
-        const i1 = i0 + m;
-        const i2 = i1 + m;
-        const w1 = k * tw;
-        const w2 = 2 * w1;
-        const a0r = outRe[i0];
-        const a0i = outIm[i0];
-        const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-        const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-        const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-        const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-        const br = a1r + a2r;
-        const bi = a1i + a2i;
-        const tr = a0r - br / 2;
-        const ti = a0i - bi / 2;
-        const ur = s1 * (a1r - a2r);
-        const ui = s1 * (a1i - a2i);
-        outRe[i0] = a0r + br;
-        outIm[i0] = a0i + bi;
-        // X1 = t − i·u, X2 = t + i·u.
-        outRe[i1] = tr + ui;
-        outIm[i1] = ti - ur;
-        outRe[i2] = tr - ui;
-        outIm[i2] = ti + ur;
-      }
-    return;
-  }
-  if (p === 5) {
-    const c1 = Math.cos((2 * Math.PI) / 5);
-    const c2 = Math.cos((4 * Math.PI) / 5);
-    const s1 = Math.sin((2 * Math.PI) / 5);
-    const s2 = Math.sin((4 * Math.PI) / 5);
-    for (let outOff = 0; outOff < n; outOff += len)
-      for (let k = 0; k < m; k++) {
-        const i0 = outOff + k;
-        const i1 = i0 + m;
-        const i2 = i1 + m;
-        const i3 = i2 + m;
-        const i4 = i3 + m;
-        const w1 = k * tw;
-        const w2 = 2 * w1;
-        const w3 = 3 * w1;
-        const w4 = 4 * w1;
-        const a0r = outRe[i0];
-        const a0i = outIm[i0];
-        const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
-        const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
-        const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
-        const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
-        const a3r = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
-        const a3i = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
-        const a4r = outRe[i4] * cos[w4] - outIm[i4] * sin[w4];
-        const a4i = outRe[i4] * sin[w4] + outIm[i4] * cos[w4];
-        const b1r = a1r + a4r;
-        const b1i = a1i + a4i;
-        const b2r = a2r + a3r;
-        const b2i = a2i + a3i;
-        const d1r = a1r - a4r;
-        const d1i = a1i - a4i;
-        const d2r = a2r - a3r;
-        const d2i = a2i - a3i;
-        const t1r = a0r + c1 * b1r + c2 * b2r;
-        const t1i = a0i + c1 * b1i + c2 * b2i;
-        const t2r = a0r + c2 * b1r + c1 * b2r;
-        const t2i = a0i + c2 * b1i + c1 * b2i;
-        const u1r = s1 * d1r + s2 * d2r;
-        const u1i = s1 * d1i + s2 * d2i;
-        const u2r = s2 * d1r - s1 * d2r;
-        const u2i = s2 * d1i - s1 * d2i;
-        outRe[i0] = a0r + b1r + b2r;
-        outIm[i0] = a0i + b1i + b2i;
-        // X1 = t1 − i·u1, X4 = t1 + i·u1, X2 = t2 − i·u2, X3 = t2 + i·u2.
-        outRe[i1] = t1r + u1i;
-        outIm[i1] = t1i - u1r;
-        outRe[i4] = t1r - u1i;
-        outIm[i4] = t1i + u1r;
-        outRe[i2] = t2r + u2i;
-        outIm[i2] = t2i - u2r;
-        outRe[i3] = t2r - u2i;
-        outIm[i3] = t2i + u2r;
-      }
-    return;
-  }
+}
+
+/** Radix 5, block by block. */
+function radix5Level(plan: MixedPlan, len: number, m: number, tw: number): void {
+  const { outRe, outIm, cos, sin, n } = plan;
+  const c1 = Math.cos((2 * Math.PI) / 5);
+  const c2 = Math.cos((4 * Math.PI) / 5);
+  const s1 = Math.sin((2 * Math.PI) / 5);
+  const s2 = Math.sin((4 * Math.PI) / 5);
+  for (let outOff = 0; outOff < n; outOff += len)
+    for (let k = 0; k < m; k++) {
+      const i0 = outOff + k;
+      const i1 = i0 + m;
+      const i2 = i1 + m;
+      const i3 = i2 + m;
+      const i4 = i3 + m;
+      const w1 = k * tw;
+      const w2 = 2 * w1;
+      const w3 = 3 * w1;
+      const w4 = 4 * w1;
+      const a0r = outRe[i0];
+      const a0i = outIm[i0];
+      const a1r = outRe[i1] * cos[w1] - outIm[i1] * sin[w1];
+      const a1i = outRe[i1] * sin[w1] + outIm[i1] * cos[w1];
+      const a2r = outRe[i2] * cos[w2] - outIm[i2] * sin[w2];
+      const a2i = outRe[i2] * sin[w2] + outIm[i2] * cos[w2];
+      const a3r = outRe[i3] * cos[w3] - outIm[i3] * sin[w3];
+      const a3i = outRe[i3] * sin[w3] + outIm[i3] * cos[w3];
+      const a4r = outRe[i4] * cos[w4] - outIm[i4] * sin[w4];
+      const a4i = outRe[i4] * sin[w4] + outIm[i4] * cos[w4];
+      const b1r = a1r + a4r;
+      const b1i = a1i + a4i;
+      const b2r = a2r + a3r;
+      const b2i = a2i + a3i;
+      const d1r = a1r - a4r;
+      const d1i = a1i - a4i;
+      const d2r = a2r - a3r;
+      const d2i = a2i - a3i;
+      const t1r = a0r + c1 * b1r + c2 * b2r;
+      const t1i = a0i + c1 * b1i + c2 * b2i;
+      const t2r = a0r + c2 * b1r + c1 * b2r;
+      const t2i = a0i + c2 * b1i + c1 * b2i;
+      const u1r = s1 * d1r + s2 * d2r;
+      const u1i = s1 * d1i + s2 * d2i;
+      const u2r = s2 * d1r - s1 * d2r;
+      const u2i = s2 * d1i - s1 * d2i;
+      outRe[i0] = a0r + b1r + b2r;
+      outIm[i0] = a0i + b1i + b2i;
+      // X1 = t1 − i·u1, X4 = t1 + i·u1, X2 = t2 − i·u2, X3 = t2 + i·u2.
+      outRe[i1] = t1r + u1i;
+      outIm[i1] = t1i - u1r;
+      outRe[i4] = t1r - u1i;
+      outIm[i4] = t1i + u1r;
+      outRe[i2] = t2r + u2i;
+      outIm[i2] = t2i - u2r;
+      outRe[i3] = t2r - u2i;
+      outIm[i3] = t2i + u2r;
+    }
+}
+
+/** Any other (odd prime) factor: a DFT of the gathered inputs, two outputs per pass. */
+function genericLevel(plan: MixedPlan, level: number, len: number, m: number, tw: number): void {
+  const { outRe, outIm, cos, sin, n } = plan;
+  const p = plan.factors[level];
   const { tRe, tIm } = plan;
   const dc = plan.dftCos[level] as Float64Array;
   const ds = plan.dftSin[level] as Float64Array;
