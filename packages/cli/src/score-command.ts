@@ -9,6 +9,7 @@ import {
   overallRankingLine,
   SCORING_WINDOWS,
   type ScoredSplit,
+  type ScoringResults,
   type ScoringWindow,
   scoreSplit,
   windowSummary,
@@ -103,46 +104,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
       `expected --manifest, at least one --forecasts and --out\n  usage: ${SCORE_USAGE}`,
     );
   }
-  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
-  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
-    throw new InputError('USAGE', `--alpha ${values.alpha}: expected a level in (0, 1) such as 0.05`);
-  }
-  const stride = values['origin-stride'] === undefined ? undefined : Number(values['origin-stride']);
-  if (stride !== undefined && !(Number.isInteger(stride) && stride >= 1)) {
-    throw new InputError('USAGE', `--origin-stride ${values['origin-stride']}: expected an integer ≥ 1`);
-  }
-  const refit = values['refit-every'] === undefined ? undefined : Number(values['refit-every']);
-  if (refit !== undefined && !(Number.isInteger(refit) && refit >= 1)) {
-    throw new InputError(
-      'USAGE',
-      `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)`,
-    );
-  }
-  const bps = (flag: 'half-spread-bps' | 'slippage-bps' | 'fee-bps'): number | undefined => {
-    const v = values[flag];
-    if (v === undefined) return undefined;
-    const x = Number(v);
-    if (typeof v !== 'string' || v.trim() === '' || !(Number.isFinite(x) && x >= 0)) {
-      throw new InputError('USAGE', `--${flag} ${v}: expected basis points ≥ 0, e.g. 5`);
-    }
-    return x / 10_000;
-  };
-  const costs = {
-    ...(bps('half-spread-bps') === undefined ? {} : { halfSpread: bps('half-spread-bps') }),
-    ...(bps('slippage-bps') === undefined ? {} : { slippage: bps('slippage-bps') }),
-    ...(bps('fee-bps') === undefined ? {} : { fee: bps('fee-bps') }),
-  };
-  const compat = values['fintsb-compat'];
-  if (compat !== undefined && compat !== 'paper' && compat !== 'code') {
-    throw new InputError('USAGE', `--fintsb-compat ${compat}: expected paper (the default) or code`);
-  }
-  const window = values.window;
-  if (window !== undefined && !(SCORING_WINDOWS as readonly string[]).includes(window as string)) {
-    throw new InputError(
-      'USAGE',
-      `--window ${window}: expected one of ${SCORING_WINDOWS.join(', ')} (the split's knowledge windows)`,
-    );
-  }
+  const { alpha, stride, refit, costs, compat, window } = scoreSettings(values);
   const manifestPath = resolve(io.cwd, values.manifest);
   const forecastPaths = forecasts.map((f) => resolve(io.cwd, f));
   const universe = typeof values.universe === 'string' ? resolve(io.cwd, values.universe) : undefined;
@@ -199,33 +161,7 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   if (results.verdicts.status === 'refused') io.err(`asof score: warning: ${results.verdicts.reason}\n`);
   const pooled = results.verdicts.rows.filter((r) => r.unit === '*');
   if (values.json) {
-    io.out(
-      `${JSON.stringify({
-        results: paths.results,
-        leaderboard: paths.leaderboard,
-        dataset_id: results.dataset_id,
-        config_sha256: results.config_sha256,
-        verdicts: results.verdicts.status,
-        overall: results.ranks.overall.models.map((m) => ({
-          model: m.model,
-          position: m.position,
-          overall: m.overall,
-        })),
-        pooled_verdicts: pooled.map((r) => ({ model: r.model, verdict: r.verdict })),
-        baselines_win: results.baselines_win.length,
-        coverage: results.models.map((m) => ({ model: m.model, ...m.coverage })),
-        window: results.config.window ?? 'all',
-        windows: results.windows.map((w) => ({
-          window: w.window,
-          origins: w.origins.origins,
-          overall: w.ranks.overall.models.map((m) => ({ model: m.model, position: m.position })),
-          pooled_verdicts: w.verdicts.rows
-            .filter((r) => r.unit === '*')
-            .map((r) => ({ model: r.model, verdict: r.verdict, ...(r.partial ? { partial: true } : {}) })),
-        })),
-        memorisation_gap: results.memorisation_gap,
-      })}\n`,
-    );
+    io.out(`${JSON.stringify(scoreJsonSummary(results, paths, pooled))}\n`);
     nextHint(io, hint);
     return 0;
   }
@@ -252,4 +188,82 @@ export async function scoreCommand(args: string[], io: Io): Promise<number> {
   );
   nextHint(io, hint);
   return 0;
+}
+
+/** The score flags beyond the paths, checked: each bad value is a USAGE error naming the flag. */
+function scoreSettings(values: Record<string, unknown>) {
+  const alpha = values.alpha === undefined ? undefined : Number(values.alpha);
+  if (alpha !== undefined && !(alpha > 0 && alpha < 1)) {
+    throw new InputError('USAGE', `--alpha ${values.alpha}: expected a level in (0, 1) such as 0.05`);
+  }
+  const stride = values['origin-stride'] === undefined ? undefined : Number(values['origin-stride']);
+  if (stride !== undefined && !(Number.isInteger(stride) && stride >= 1)) {
+    throw new InputError('USAGE', `--origin-stride ${values['origin-stride']}: expected an integer ≥ 1`);
+  }
+  const refit = values['refit-every'] === undefined ? undefined : Number(values['refit-every']);
+  if (refit !== undefined && !(Number.isInteger(refit) && refit >= 1)) {
+    throw new InputError(
+      'USAGE',
+      `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)`,
+    );
+  }
+  const bps = (flag: 'half-spread-bps' | 'slippage-bps' | 'fee-bps'): number | undefined => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (typeof v !== 'string' || v.trim() === '' || !(Number.isFinite(x) && x >= 0)) {
+      throw new InputError('USAGE', `--${flag} ${v}: expected basis points ≥ 0, e.g. 5`);
+    }
+    return x / 10_000;
+  };
+  const costs = {
+    ...(bps('half-spread-bps') === undefined ? {} : { halfSpread: bps('half-spread-bps') }),
+    ...(bps('slippage-bps') === undefined ? {} : { slippage: bps('slippage-bps') }),
+    ...(bps('fee-bps') === undefined ? {} : { fee: bps('fee-bps') }),
+  };
+  const compat = values['fintsb-compat'] as string | undefined;
+  if (compat !== undefined && compat !== 'paper' && compat !== 'code') {
+    throw new InputError('USAGE', `--fintsb-compat ${compat}: expected paper (the default) or code`);
+  }
+  const window = values.window as string | undefined;
+  if (window !== undefined && !(SCORING_WINDOWS as readonly string[]).includes(window as string)) {
+    throw new InputError(
+      'USAGE',
+      `--window ${window}: expected one of ${SCORING_WINDOWS.join(', ')} (the split's knowledge windows)`,
+    );
+  }
+  return { alpha, stride, refit, costs, compat, window };
+}
+
+/** `asof score --json`'s summary: where the results are, the overall ranking, the verdicts per window. */
+function scoreJsonSummary(
+  results: ScoringResults,
+  paths: { results: string; leaderboard: string },
+  pooled: ScoringResults['verdicts']['rows'],
+) {
+  return {
+    results: paths.results,
+    leaderboard: paths.leaderboard,
+    dataset_id: results.dataset_id,
+    config_sha256: results.config_sha256,
+    verdicts: results.verdicts.status,
+    overall: results.ranks.overall.models.map((m) => ({
+      model: m.model,
+      position: m.position,
+      overall: m.overall,
+    })),
+    pooled_verdicts: pooled.map((r) => ({ model: r.model, verdict: r.verdict })),
+    baselines_win: results.baselines_win.length,
+    coverage: results.models.map((m) => ({ model: m.model, ...m.coverage })),
+    window: results.config.window ?? 'all',
+    windows: results.windows.map((w) => ({
+      window: w.window,
+      origins: w.origins.origins,
+      overall: w.ranks.overall.models.map((m) => ({ model: m.model, position: m.position })),
+      pooled_verdicts: w.verdicts.rows
+        .filter((r) => r.unit === '*')
+        .map((r) => ({ model: r.model, verdict: r.verdict, ...(r.partial ? { partial: true } : {}) })),
+    })),
+    memorisation_gap: results.memorisation_gap,
+  };
 }

@@ -43,6 +43,27 @@ function fredError(code: number, message: string): string {
   return JSON.stringify({ error_code: code, error_message: message });
 }
 
+/** FRED's fred/series answer for one series, as of the recorded 2025-01-20. */
+function seriesPayload(s: MockFredOptions['series'][number]) {
+  return {
+    realtime_start: '2025-01-20',
+    realtime_end: '2025-01-20',
+    seriess: [
+      {
+        id: s.id,
+        realtime_start: '2025-01-20',
+        realtime_end: '2025-01-20',
+        title: s.title,
+        frequency: s.frequency_short,
+        frequency_short: s.frequency_short,
+        units: s.units,
+        seasonal_adjustment: s.seasonal_adjustment_short,
+        seasonal_adjustment_short: s.seasonal_adjustment_short,
+      },
+    ],
+  };
+}
+
 export async function startMockFredServer(options: MockFredOptions): Promise<MockFredServer> {
   const now = () => (options.clock ?? { now: () => Date.now() }).now();
   const maxV = options.maxVintageDates ?? 2000;
@@ -105,26 +126,7 @@ export async function startMockFredServer(options: MockFredOptions): Promise<Moc
     const offset = Number(q.offset ?? 0);
     switch (path) {
       case 'series':
-        send(
-          200,
-          JSON.stringify({
-            realtime_start: '2025-01-20',
-            realtime_end: '2025-01-20',
-            seriess: [
-              {
-                id: s!.id,
-                realtime_start: '2025-01-20',
-                realtime_end: '2025-01-20',
-                title: s!.title,
-                frequency: s!.frequency_short,
-                frequency_short: s!.frequency_short,
-                units: s!.units,
-                seasonal_adjustment: s!.seasonal_adjustment_short,
-                seasonal_adjustment_short: s!.seasonal_adjustment_short,
-              },
-            ],
-          }),
-        );
+        send(200, JSON.stringify(seriesPayload(s!)));
         return;
       case 'series/release': {
         const rel = options.releases?.[s!.releaseId];
