@@ -45,7 +45,9 @@ describe('messages and help texts cite documents in the repository', () => {
   });
 
   it('no message cites the specification or a paper by section or table', () => {
-    const outside = lines.filter(({ text }) => /\bSPEC\b(?!_)|§|\bTable \d/.test(text.replace(/\/\/.*$/, '')));
+    const outside = lines.filter(({ text }) =>
+      /\bSPEC\b(?!_)|§|\bTable \d/.test(text.replace(/\/\/.*$/, '')),
+    );
     expect(outside.map((l) => `${l.where}: ${l.text.trim()}`)).toEqual([]);
   });
 

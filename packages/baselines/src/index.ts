@@ -1,19 +1,8 @@
 // @asof/baselines: the one implementation of the baselines every forecast is compared with (issue 53 item 3):
 // random walk, drift and seasonal naive (point paths), ARIMA and GARCH(1,1) (paths with quantiles); their
 // numerics are @asof/stats'. The scorer (@asof/scoring) and `asof baselines` (@asof/split) both call them.
-export {
-  ArimaBaseline,
-  DEFAULT_REFIT_EVERY,
-  noChangeModel,
-  type RefitOptions,
-  RefitSchedule,
-} from './arima-baseline.ts';
-export {
-  type AutoArimaOptions,
-  type AutoArimaResult,
-  autoArima,
-  type SearchStep,
-} from './auto-arima.ts';
+export { ArimaBaseline, DEFAULT_REFIT_EVERY, type RefitOptions, RefitSchedule } from './arima-baseline.ts';
+export { autoArima } from './auto-arima.ts';
 export {
   BASELINE_MODELS,
   type BaselineModel,
@@ -33,25 +22,9 @@ export {
   quantileColumnName,
 } from './baseline-quantiles.ts';
 export { driftPath } from './drift-path.ts';
-export * from './error-codes.ts';
-export {
-  type ArimaFit,
-  ArimaFitError,
-  type ArimaMethod,
-  type ArimaOrder,
-  type FitArimaOptions,
-  fitArima,
-} from './fit-arima.ts';
-export {
-  type FitGarchOptions,
-  fitGarch,
-  type GarchDistribution,
-  type GarchFit,
-  type GarchMean,
-  garchVarianceForecast,
-  refilterGarch,
-} from './fit-garch.ts';
-export { type ArimaForecast, forecastArima, refilterArima } from './forecast-arima.ts';
+export { fitArima } from './fit-arima.ts';
+export { fitGarch } from './fit-garch.ts';
+export { forecastArima } from './forecast-arima.ts';
 export { GARCH_MIN_RETURNS, GarchBaseline, type GarchBaselineOptions } from './garch-baseline.ts';
 export { MAX_HISTORY_TAIL } from './max-history-tail.ts';
 export { gaussian, mulberry32 } from './mulberry32.ts';

@@ -1,7 +1,27 @@
-export * from './error-codes.ts';
-export * from './fast-zone.ts';
-export * from './iso-day.ts';
-export * from './period-label.ts';
-export * from './strict-dates.ts';
-export * from './us-exchange-calendar.ts';
-export * from './zoned-micros.ts';
+export { isKnownTimeZone, localDateOfMicros, wallTimeToUtcMs } from './fast-zone.ts';
+export { addIsoDays, dayNumberToIso, isoDayNumber, isoWeekday } from './iso-day.ts';
+export { periodLabel } from './period-label.ts';
+export {
+  badDateMessage,
+  badInstantMessage,
+  checkIsoDate,
+  checkIsoInstant,
+  isIsoDate,
+  isoDateProblem,
+} from './strict-dates.ts';
+export {
+  isUsTradingDay,
+  nextUsTradingDay,
+  usEarlyCloses,
+  usNonTradingReason,
+  usSessionClose,
+  usTradingDays,
+} from './us-exchange-calendar.ts';
+export {
+  endOfDayMicros,
+  isoToMicros,
+  type Micros,
+  microsToIso,
+  parseIsoDate,
+  zonedMicros,
+} from './zoned-micros.ts';

@@ -1,6 +1,6 @@
 import { Duck } from '@asof/duck';
 import { cleanStaleTemps, installSignalCleanup, outputIoError } from '@asof/output';
-import { AsofError, InputError, shownValue, startCommandClock } from '@asof/schema';
+import { AsofError, InputError, nearestNames, shownValue, startCommandClock } from '@asof/schema';
 import type { Io } from './commands.ts';
 import { errorDocument, safeErrorText, wantsJson } from './error-document.ts';
 
@@ -96,7 +96,6 @@ export async function runCli(argv: string[], io: Io, startedAt: number = perform
   const json = wantsJson(rest);
   const load = COMMANDS[name];
   if (!load) {
-    const { nearestNames } = await import('@asof/taxonomy');
     const error = new InputError(
       'UNKNOWN_COMMAND',
       `unknown command '${shownValue(name)}'; did you mean ${nearestNames(name, Object.keys(COMMANDS), 1)[0]}?\n  hint: one of ${Object.keys(COMMANDS).join(', ')}; see asof --help`,

@@ -1,4 +1,8 @@
-export * from './diff-universes.ts';
-export * from './error-codes.ts';
-export * from './run-diff-model.ts';
-export * from './vendor-restatement-warnings.ts';
+export {
+  type ChangeKind,
+  diffUniverses,
+  type RowChange,
+  type SeriesDiff,
+  type UniverseDiff,
+} from './diff-universes.ts';
+export { vendorRestatementWarnings } from './vendor-restatement-warnings.ts';

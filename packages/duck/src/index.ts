@@ -2,13 +2,19 @@ import { nodeApi } from './node-api.ts';
 
 export type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 export const { BIGINT, BOOLEAN, DOUBLE, INTEGER, listValue, VARCHAR } = nodeApi;
-export * from './describe-parquet.ts';
-export * from './error-codes.ts';
-export * from './key-ranges.ts';
-export * from './load-sql.ts';
-export * from './open-duck.ts';
-export * from './quote-ident.ts';
-export * from './sort-with-codes.ts';
-export * from './stream-arrow.ts';
-export * from './table-appender.ts';
-export * from './with-threads.ts';
+export { describeParquet, type ParquetDescription } from './describe-parquet.ts';
+export { cutRanges, keyRanges, MAX_ROWS_PER_FILE, partPath } from './key-ranges.ts';
+export { loadQuery, loadSql, runSqlFile } from './load-sql.ts';
+export {
+  asOutOfMemory,
+  Duck,
+  PARQUET_ROW_GROUP_ROWS,
+  type Params,
+  physicalMemoryBytes,
+  pickUsedParams,
+} from './open-duck.ts';
+export { quoteIdent, quoteLiteral } from './quote-ident.ts';
+export { createTextEnum, sortWithCodes, type TextCodes } from './sort-with-codes.ts';
+export { type NumberLists, streamArrow, streamNumberLists, streamNumbers } from './stream-arrow.ts';
+export { TableAppender } from './table-appender.ts';
+export { threadsOf, withThreads } from './with-threads.ts';

@@ -1,8 +1,17 @@
-export * from './assert-split-manifest.ts';
-export * from './build-manifest.ts';
-export * from './canonical-json.ts';
-export * from './error-codes.ts';
-export * from './hash-file.ts';
-export * from './manifest-output.ts';
-export * from './open-verified-manifest.ts';
-export * from './verify-manifest.ts';
+export { assertSplitManifest } from './assert-split-manifest.ts';
+export {
+  computeDatasetId,
+  finalizeDerivedManifest,
+  finalizeManifest,
+  writeManifest,
+} from './build-manifest.ts';
+export { canonicalJson, sha256Hex } from './canonical-json.ts';
+export { hashFile } from './hash-file.ts';
+export { manifestOutput } from './manifest-output.ts';
+export {
+  openVerifiedManifest,
+  type VerifiedFile,
+  VerifiedManifest,
+  withVerifiedManifest,
+} from './open-verified-manifest.ts';
+export { checkManifest, ManifestVerifyError, readManifest, verifyManifest } from './verify-manifest.ts';

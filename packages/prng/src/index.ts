@@ -1,1 +1,1 @@
-export * from './counter-prng.ts';
+export { hashString, normal, normalAt, stepKey, streamKey, uniform, uniformAt } from './counter-prng.ts';

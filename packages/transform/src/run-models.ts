@@ -61,3 +61,16 @@ export async function assertInvariants(duck: Duck): Promise<void> {
   );
   throw new InvariantError(rows, total);
 }
+
+/** The universe models in dependency order. */
+export const UNIVERSE_MODELS = [
+  ...OBSERVATION_MODELS,
+  'series_stats',
+  'membership',
+  'member_spans',
+  'series',
+  'short_eval_series',
+  'tasks',
+  'corporate_actions',
+  'invariant_violations',
+] as const;
