@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { PipelineConfig } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
+import { PipelineConfig } from './pipeline-config.ts';
 import { SOURCE_REGISTRY } from './source-registry.ts';
 
 /** The object shape behind a source's schema: its fields and their descriptions. */
@@ -55,7 +55,8 @@ describe('the source registry', () => {
       expect(source.schema).toBe(optional.unwrap());
       for (const p of pipelines) {
         const section = p.raw.sources[name];
-        if (section !== undefined) expect(source.schema.parse(section)).toEqual(p.parsed.sources[name]);
+        if (section !== undefined)
+          expect(source.schema.parse(section)).toEqual((p.parsed.sources as Record<string, unknown>)[name]);
       }
     },
   );

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { canonicalJson } from '@asof/manifest';
-import { InputError, type Manifest, type PipelineConfig, shownValue } from '@asof/schema';
+import { InputError, type Manifest, shownValue } from '@asof/schema';
 import { PRICE_RAW_SUBDIRS } from '@asof/source-prices';
 import type { Registry } from '@asof/taxonomy';
+import type { PipelineConfig } from './pipeline-config.ts';
 
 /** One raw file as it is now: hash, size and its first bytes (enough to tell its format). */
 export interface RawFile {

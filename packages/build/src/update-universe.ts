@@ -22,7 +22,6 @@ import {
   InputError,
   type Manifest,
   type ManifestOutput,
-  PipelineConfig,
   type RawInput,
   zodInputError,
 } from '@asof/schema';
@@ -45,6 +44,7 @@ import {
 } from '@asof/transform';
 import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
+import { PipelineConfig } from './pipeline-config.ts';
 import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 import { type RunSourcesReport, runSources } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';

@@ -1,12 +1,5 @@
 import type { z } from 'zod';
 import type { AtomicSink } from './atomic-sink.ts';
-import type { PipelineConfig } from './pipeline-config.ts';
-
-/** A key of the pipeline's `sources` block: the name a source is configured and counted under. */
-export type SourceName = keyof PipelineConfig['sources'];
-
-/** The parsed `sources.<name>` section of a pipeline. */
-export type SourceConfig<N extends SourceName> = NonNullable<PipelineConfig['sources'][N]>;
 
 /** An input a source left out (a company, a series, a symbol), listed in the build summary. */
 export interface SkippedInput {
@@ -57,14 +50,20 @@ export type SourceUpdatePlan =
 
 /**
  * The contract each `@asof/source-*` package fulfils with one exported object, so that the build runs the
- * sources as a loop over a registry instead of knowing each one's options and summary shapes.
- * `X` is what the source needs from the build beyond the common context (the taxonomy registry, DuckDB).
+ * sources as a loop over a registry instead of knowing each one's options and summary shapes. `S` is the
+ * zod schema of its section (the package's `<Name>Config`), `X` what the source needs from the build beyond
+ * the common context (the taxonomy registry, DuckDB), `N` its name: @asof/build composes the pipeline's
+ * `sources` block and its `SourceName` type from the registered sources' names and schemas.
  */
-export interface Source<C = unknown, X extends object = object> {
+export interface Source<
+  S extends z.ZodType = z.ZodType,
+  X extends object = object,
+  N extends string = string,
+> {
   /** The pipeline's `sources.<name>` key. */
-  readonly name: SourceName;
-  /** The zod schema of its `sources.<name>` section. */
-  readonly schema: z.ZodType<C>;
+  readonly name: N;
+  /** The zod schema of its `sources.<name>` section (a strict zod object). */
+  readonly schema: S;
   /** Fields of its section whose values are secret (never logged or written to a manifest). */
   readonly secrets: readonly string[];
   /** Environment variables holding its credentials (keys and user agents stay out of the pipeline file). */
@@ -75,11 +74,11 @@ export interface Source<C = unknown, X extends object = object> {
    */
   readonly rows?: 'sink' | 'duck';
   /** Throws when a live path lacks its credentials; the build calls it for every source before any runs. */
-  checkCredentials?(config: C): void;
-  ingest(config: C, sink: AtomicSink, ctx: SourceContext & X): Promise<SourceReport>;
+  checkCredentials?(config: z.output<S>): void;
+  ingest(config: z.output<S>, sink: AtomicSink, ctx: SourceContext & X): Promise<SourceReport>;
   /**
    * How `asof update` treats the source given OLD's config and its raw files now. Optional and not wired
    * yet: update plans edgar, fred and prices centrally (@asof/build's update-plan.ts).
    */
-  planUpdate?(old: C, files: ReadonlyMap<string, SourceRawFile>): SourceUpdatePlan;
+  planUpdate?(old: z.output<S>, files: ReadonlyMap<string, SourceRawFile>): SourceUpdatePlan;
 }

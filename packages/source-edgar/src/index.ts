@@ -5,6 +5,7 @@ export * from './counter-prng.ts';
 export * from './derive-quarterly.ts';
 export * from './edgar-available-at.ts';
 export * from './edgar-concept-mapping.ts';
+export * from './edgar-config.ts';
 export * from './edgar-source.ts';
 export * from './error-codes.ts';
 export * from './fact-ledger.ts';

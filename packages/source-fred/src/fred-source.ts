@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
-import { FredSource, type SkippedInput, type Source, type SourceConfig } from '@asof/schema';
+import type { SkippedInput, Source } from '@asof/schema';
 import { fredCatalog } from '@asof/taxonomy';
 import { resolveFredApiKey } from './fetch-fred.ts';
+import { FredConfig } from './fred-config.ts';
 import { ingestSyntheticAlfred } from './generate-synthetic-alfred.ts';
 import { ingestFredLive } from './ingest-fred-live.ts';
 import { ingestFredRawDir } from './ingest-fred-raw-dir.ts';
 
 /** FRED/ALFRED: synthetic ALFRED JSON, then a raw directory, then live series or the whole catalog. */
-export const fredSource: Source<SourceConfig<'fred'>> = {
+export const fredSource: Source<typeof FredConfig, object, 'fred'> = {
   name: 'fred',
-  schema: FredSource,
+  schema: FredConfig,
   secrets: [],
   credentials: ['ASOF_FRED_API_KEY'],
   checkCredentials(fred) {

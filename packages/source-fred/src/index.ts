@@ -16,6 +16,7 @@ export {
   stitchObservationChunks,
 } from './fetch-fred.ts';
 export { FredApiError } from './fred-api-error.ts';
+export { FredConfig, SYNTHETIC_ALFRED_MAX_SERIES_YEARS } from './fred-config.ts';
 export { isUsBusinessDay, nextUsBusinessDay, usFederalHolidays } from './fred-dates.ts';
 export {
   FredErrorResponse,

@@ -16,6 +16,7 @@ export * from './parse-yahoo-chart.ts';
 export * from './parse-yahoo-events-csv.ts';
 export * from './price-download-meta.ts';
 export * from './price-types.ts';
+export * from './prices-config.ts';
 export * from './prices-source.ts';
 export * from './total-return-index.ts';
 export * from './unadjust-splits.ts';
