@@ -2,6 +2,7 @@ export * from './asof-error.ts';
 export * from './atomic-sink.ts';
 export * from './collected-as-of-view.ts';
 export * from './command-clock.ts';
+export * from './compare-raw-inputs.ts';
 export * from './error-catalogue.ts';
 export * from './error-codes.ts';
 export * from './frequency.ts';

@@ -4,6 +4,7 @@ import { EdgarConfig } from './edgar-config.ts';
 import { ingestEdgarLive, requireSecUserAgent, SEC_USER_AGENT_ENV } from './fetch-edgar.ts';
 import { ingestSyntheticEdgar } from './generate-synthetic-edgar.ts';
 import { ingestEdgarRawDir } from './ingest-edgar-raw-dir.ts';
+import { planEdgarUpdate } from './plan-edgar-update.ts';
 
 /** SEC EDGAR fundamentals: synthetic companyfacts, then a raw directory, then live tickers. */
 export const edgarSource: Source<typeof EdgarConfig, object, 'edgar'> = {
@@ -14,6 +15,7 @@ export const edgarSource: Source<typeof EdgarConfig, object, 'edgar'> = {
   checkCredentials(e) {
     if (e.tickers) requireSecUserAgent();
   },
+  planUpdate: planEdgarUpdate,
   async ingest(e, sink, ctx) {
     const skipped: SkippedInput[] = [];
     const summaries = [];

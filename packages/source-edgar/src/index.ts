@@ -17,4 +17,5 @@ export * from './listing-intervals.ts';
 export * from './map-edgar-to-atomic.ts';
 export * from './parse-companyfacts.ts';
 export * from './parse-submissions.ts';
+export * from './plan-edgar-update.ts';
 export * from './submissions-payload.ts';

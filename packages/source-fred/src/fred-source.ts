@@ -6,6 +6,7 @@ import { FredConfig } from './fred-config.ts';
 import { ingestSyntheticAlfred } from './generate-synthetic-alfred.ts';
 import { ingestFredLive } from './ingest-fred-live.ts';
 import { ingestFredRawDir } from './ingest-fred-raw-dir.ts';
+import { planFredUpdate } from './plan-fred-update.ts';
 
 /** FRED/ALFRED: synthetic ALFRED JSON, then a raw directory, then live series or the whole catalog. */
 export const fredSource: Source<typeof FredConfig, object, 'fred'> = {
@@ -18,6 +19,7 @@ export const fredSource: Source<typeof FredConfig, object, 'fred'> = {
     // An offline run without a key reads the cache alone (createFredClient needs no key then).
     if (fredLive && !(fred.offline && (process.env.ASOF_FRED_API_KEY ?? '') === '')) resolveFredApiKey();
   },
+  planUpdate: planFredUpdate,
   async ingest(f, sink, ctx) {
     const skipped: SkippedInput[] = [];
     if (f.synthetic) {

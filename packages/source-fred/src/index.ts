@@ -72,6 +72,7 @@ export { isSnapshotResponse, parseAlfredObservations } from './parse-alfred-obse
 export { parseFredValue } from './parse-fred-value.ts';
 export type { FredgraphColumn, ParsedFredgraphCsv } from './parse-fredgraph-csv.ts';
 export { parseFredgraphCsv } from './parse-fredgraph-csv.ts';
+export { FRED_RAW_FILES, planFredUpdate } from './plan-fred-update.ts';
 export type { PublicationLagRule, RuleAvailability } from './publication-lags.ts';
 export {
   calendarReleaseDate,

@@ -14,6 +14,7 @@ export * from './parse-user-csv.ts';
 export * from './parse-vendor-csv.ts';
 export * from './parse-yahoo-chart.ts';
 export * from './parse-yahoo-events-csv.ts';
+export * from './plan-prices-update.ts';
 export * from './price-download-meta.ts';
 export * from './price-types.ts';
 export * from './prices-config.ts';

@@ -10,6 +10,7 @@ import {
 } from './ingest-prices-raw-dir.ts';
 import { ingestYahooLive } from './ingest-yahoo-live.ts';
 import { ingestMembershipCsv } from './parse-membership-csv.ts';
+import { planPricesUpdate } from './plan-prices-update.ts';
 import { PricesConfig } from './prices-config.ts';
 
 /** Daily prices: synthetic Yahoo JSON, then raw files, then membership CSVs, then live Yahoo symbols. */
@@ -18,6 +19,7 @@ export const pricesSource: Source<typeof PricesConfig, object, 'prices'> = {
   schema: PricesConfig,
   secrets: [],
   credentials: [],
+  planUpdate: planPricesUpdate,
   async ingest(p, sink, ctx) {
     const skipped: SkippedInput[] = [];
     const priceQuality: PriceQualitySummaryRow[] = [];
