@@ -125,6 +125,11 @@ export interface Source<
   readonly name: N;
   /** The zod schema of its `sources.<name>` section (a strict zod object). */
   readonly schema: S;
+  /**
+   * The smallest section that configures it, as a pipeline file would hold it: documentation, and what
+   * the registry's parity test parses with `schema` (packages/build/src/source-registry.test.ts).
+   */
+  readonly example: z.input<S>;
   /** Fields of its section whose values are secret (never logged or written to a manifest). */
   readonly secrets: readonly string[];
   /** Environment variables holding its credentials (keys and user agents stay out of the pipeline file). */

@@ -10,6 +10,7 @@ import { planEdgarUpdate } from './plan-edgar-update.ts';
 export const edgarSource: Source<typeof EdgarConfig, object, 'edgar'> = {
   name: 'edgar',
   schema: EdgarConfig,
+  example: { raw_dir: 'edgar' },
   secrets: [],
   credentials: [SEC_USER_AGENT_ENV],
   checkCredentials(e) {

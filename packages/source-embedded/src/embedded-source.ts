@@ -6,6 +6,7 @@ import { ingestEmbedded } from './ingest-embedded.ts';
 export const embeddedSource: Source<typeof EmbeddedConfig, object, 'embedded'> = {
   name: 'embedded',
   schema: EmbeddedConfig,
+  example: { real: { sp500: true } },
   secrets: [],
   credentials: [],
   async ingest(config, sink, ctx) {

@@ -12,6 +12,7 @@ import { planFredUpdate } from './plan-fred-update.ts';
 export const fredSource: Source<typeof FredConfig, object, 'fred'> = {
   name: 'fred',
   schema: FredConfig,
+  example: { raw_dir: 'fred' },
   secrets: [],
   credentials: ['ASOF_FRED_API_KEY'],
   checkCredentials(fred) {

@@ -8,6 +8,7 @@ import { ingestFredmdRawDir } from './ingest-fredmd-raw-dir.ts';
 export const fredmdSource: Source<typeof FredmdConfig, { registry?: Registry }, 'fredmd'> = {
   name: 'fredmd',
   schema: FredmdConfig,
+  example: { raw_dir: 'fredmd' },
   secrets: [],
   credentials: [],
   async ingest(fredmd, sink, ctx) {

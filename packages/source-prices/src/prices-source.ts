@@ -17,6 +17,7 @@ import { PricesConfig } from './prices-config.ts';
 export const pricesSource: Source<typeof PricesConfig, object, 'prices'> = {
   name: 'prices',
   schema: PricesConfig,
+  example: { raw_dir: 'prices' },
   secrets: [],
   credentials: [],
   planUpdate: planPricesUpdate,

@@ -8,6 +8,7 @@ import { RtdsmConfig } from './rtdsm-config.ts';
 export const rtdsmSource: Source<typeof RtdsmConfig, { registry?: Registry }, 'rtdsm'> = {
   name: 'rtdsm',
   schema: RtdsmConfig,
+  example: { raw_dir: 'rtdsm' },
   secrets: [],
   credentials: [],
   async ingest(rtdsm, sink, ctx) {

@@ -11,6 +11,7 @@ import { ScaleConfig } from './scale-config.ts';
 export const scaleSource: Source<typeof ScaleConfig, { duck: Duck; registry?: Registry }, 'scale'> = {
   name: 'scale',
   schema: ScaleConfig,
+  example: { seed: 1 },
   secrets: [],
   credentials: [],
   rows: 'duck',
