@@ -6,13 +6,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ASOF_VERSION, loadPipeline } from '@asof/build';
+import { ASOF_VERSION, loadPipeline, PipelineConfig } from '@asof/build';
 import { Duck, keyRanges, loadSql, MAX_ROWS_PER_FILE, partPath, sortWithCodes } from '@asof/duck';
 import { canonicalJson, finalizeManifest, manifestOutput, sha256Hex, writeManifest } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
 import * as patterns from '@asof/patterns';
 import * as runner from '@asof/runner';
-import { FREQUENCIES, type ManifestOutput, PipelineConfig } from '@asof/schema';
+import { FREQUENCIES, type ManifestOutput } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
 import * as split from '@asof/split';
 import { defaultRegistry } from '@asof/taxonomy';

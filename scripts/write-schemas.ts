@@ -1,6 +1,8 @@
-// Regenerates schemas/*.schema.json from the zod schemas in @asof/schema (npm run schemas).
+// Regenerates schemas/*.schema.json from the zod schemas (npm run schemas): @asof/schema's, the pipeline's
+// (@asof/build composes it from the source registry), and those of @asof/scoring and @asof/runner.
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pipelineJsonSchema } from '@asof/build';
 import { modelProtocolJsonSchema } from '@asof/runner';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
 import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
@@ -8,6 +10,7 @@ import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
 const dir = join(import.meta.dirname, '..', 'schemas');
 const all = {
   ...jsonSchemas(),
+  pipeline: pipelineJsonSchema(),
   forecast: forecastJsonSchema(),
   results: resultsJsonSchema(),
   'model-protocol': modelProtocolJsonSchema(),

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { buildUniverse, loadPipeline } from '@asof/build';
+import { buildUniverse, loadPipeline, PipelineConfig } from '@asof/build';
 import { canonicalJson, computeDatasetId, sha256Hex } from '@asof/manifest';
-import { PipelineConfig } from '@asof/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, removeOutput, SCRATCH } from './helpers.ts';
 

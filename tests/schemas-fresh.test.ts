@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pipelineJsonSchema } from '@asof/build';
 import { modelProtocolJsonSchema } from '@asof/runner';
 import { jsonSchemas, jsonSchemaText } from '@asof/schema';
 import { forecastJsonSchema, resultsJsonSchema } from '@asof/scoring';
@@ -10,6 +11,7 @@ describe('schemas/', () => {
   it('holds exactly the JSON Schemas generated from the zod schemas (run npm run schemas)', () => {
     const generated: Record<string, unknown> = {
       ...jsonSchemas(),
+      pipeline: pipelineJsonSchema(),
       forecast: forecastJsonSchema(),
       results: resultsJsonSchema(),
       'model-protocol': modelProtocolJsonSchema(),

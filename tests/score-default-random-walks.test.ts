@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/build';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
-import { PipelineConfig } from '@asof/schema';
 import { readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
 import { runSplit, writeBaselineForecasts } from '@asof/split';

@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASELINE_MODELS } from '@asof/baselines';
-import { buildUniverse } from '@asof/build';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { finalizeManifest, hashFile, verifyManifest, writeManifest } from '@asof/manifest';
-import { type Manifest, PipelineConfig } from '@asof/schema';
+import type { Manifest } from '@asof/schema';
 import {
   buildEvaluationPanel,
   makePanelBaselines,

@@ -10,9 +10,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildUniverse } from '@asof/build';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { verifyManifest } from '@asof/manifest';
-import { PipelineConfig } from '@asof/schema';
 import { expect } from 'vitest';
 import { asofIn, REPO, SCRATCH, writeTinyPipeline } from './helpers.ts';
 import { poisonUniverse } from './poison-universe.ts';

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/build';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
-import { PipelineConfig } from '@asof/schema';
 import { tradingSessionGrid } from '@asof/source-embedded';
 import { labelWindow, runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

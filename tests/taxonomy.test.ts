@@ -1,8 +1,7 @@
 import { appendFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/build';
-import { PipelineConfig } from '@asof/schema';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { DEFAULT_REGISTRY_DIR, defaultRegistry, expandMetricColumns, loadRegistry } from '@asof/taxonomy';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asof, removeOutput, scratchOut } from './helpers.ts';

@@ -1,8 +1,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildUniverse, loadPipeline } from '@asof/build';
-import { PipelineConfig } from '@asof/schema';
+import { buildUniverse, loadPipeline, PipelineConfig } from '@asof/build';
 import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, writeTinyPipeline } from './helpers.ts';

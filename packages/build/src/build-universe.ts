@@ -12,7 +12,6 @@ import {
   type Manifest,
   type ManifestOutput,
   memoryLimitBytes,
-  type PipelineConfig,
   type RawInput,
 } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
@@ -33,6 +32,7 @@ import {
 } from '@asof/transform';
 import { type GitState, gitState } from './git-state.ts';
 import { accountingWarnings, settleAccounting } from './ingest-accounting.ts';
+import type { PipelineConfig } from './pipeline-config.ts';
 import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 import { runSources } from './run-sources.ts';
 import { writesBesideSegments, writeUniverseBeside } from './write-universe-beside.ts';

@@ -1,6 +1,6 @@
-import { PipelineConfig } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { checkMemoryShare } from './load-pipeline.ts';
+import { PipelineConfig } from './pipeline-config.ts';
 
 const withLimit = (memory_limit: string) =>
   PipelineConfig.parse({ name: 'x', duckdb: { memory_limit }, sources: { embedded: { real: {} } } });

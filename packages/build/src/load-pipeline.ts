@@ -8,9 +8,9 @@ import {
   MEMORY_LIMIT_MIN_BYTES,
   MEMORY_LIMIT_RANGE,
   memoryLimitBytes,
-  PipelineConfig,
   zodInputError,
 } from '@asof/schema';
+import { PipelineConfig } from './pipeline-config.ts';
 
 /** Reads and validates a pipeline file; every problem is an InputError (exit 2) naming the field. */
 export function loadPipeline(path: string): PipelineConfig {

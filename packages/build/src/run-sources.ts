@@ -1,15 +1,9 @@
 import { resolve } from 'node:path';
 import type { Duck } from '@asof/duck';
 import { runInterruptibly } from '@asof/output';
-import {
-  AsofError,
-  type AtomicSink,
-  InputError,
-  type PipelineConfig,
-  type SkippedInput,
-  shownValue,
-} from '@asof/schema';
+import { AsofError, type AtomicSink, InputError, type SkippedInput, shownValue } from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
+import type { PipelineConfig } from './pipeline-config.ts';
 import { SOURCE_REGISTRY } from './source-registry.ts';
 
 export interface RunSourcesReport {

@@ -1,7 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { PipelineConfig } from '@asof/schema';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Manifest, RERUN_EVERY_UPDATE, type SourceUpdateContext } from '@asof/schema';
+import type { Registry } from '@asof/taxonomy';
 import { describe, expect, it } from 'vitest';
+import { PipelineConfig } from './pipeline-config.ts';
 import { SOURCE_REGISTRY } from './source-registry.ts';
+import { planUpdate } from './update-plan.ts';
+
+// The parity test (issue 53 item 2): every registered source fulfils the Source contract the build relies
+// on, so adding a source is its package plus one registry line, and a source that breaks the contract fails
+// here rather than in a build.
+
+const REPO = new URL('../../../', import.meta.url).pathname;
 
 /** The object shape behind a source's schema: its fields and their descriptions. */
 function fieldsOf(schema: unknown): Record<string, { description?: string }> {
@@ -11,16 +21,46 @@ function fieldsOf(schema: unknown): Record<string, { description?: string }> {
 }
 
 const pipelineSources = fieldsOf(PipelineConfig.shape.sources);
-const pipelines = ['default', 'scale', 'us-live'].map((name) => {
-  const raw = JSON.parse(readFileSync(new URL(`../../../pipelines/${name}.json`, import.meta.url), 'utf8'));
-  return { name, raw, parsed: PipelineConfig.parse(raw) };
-});
+const pipelines = readdirSync(join(REPO, 'pipelines'))
+  .filter((f) => f.endsWith('.json'))
+  .map((file) => {
+    const raw = JSON.parse(readFileSync(join(REPO, 'pipelines', file), 'utf8'));
+    return { file, raw, parsed: PipelineConfig.parse(raw) };
+  });
 /** Field names whose values would be credentials if a pipeline held them. */
 const SECRET_LIKE = /key|token|secret|password|user_agent|credential/i;
+const ACTIONS = ['reuse', 'rerun', 'entities'];
+
+/** The `@asof/...` packages a package declares and its source files import. */
+function packageEdges(dir: string): { name: string; edges: Set<string> } {
+  const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const edges = new Set(
+    Object.keys({ ...json.dependencies, ...json.devDependencies, ...json.peerDependencies }),
+  );
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith('.ts'))
+        for (const m of readFileSync(join(d, e.name), 'utf8').matchAll(/from '(@asof\/[^'/]+)/g))
+          edges.add(m[1]);
+    }
+  };
+  walk(join(dir, 'src'));
+  return { name: json.name, edges };
+}
+
+/** An update context in which the raw folder is empty and OLD read nothing. */
+const EMPTY_UPDATE: SourceUpdateContext = {
+  sectionChanged: false,
+  oldInputs: [],
+  listRawDir: () => new Map(),
+  hashFile: () => null,
+};
 
 describe('the source registry', () => {
   it('runs the sources in the order builds always ran them (the staging order is part of the output bytes)', () => {
-    expect(SOURCE_REGISTRY.map((s) => s.name)).toEqual([
+    // A new source is appended, so these keep their places.
+    expect(SOURCE_REGISTRY.slice(0, 7).map((s) => s.name)).toEqual([
       'embedded',
       'edgar',
       'fred',
@@ -31,10 +71,16 @@ describe('the source registry', () => {
     ]);
   });
 
-  it("registers exactly one source per key of the pipeline's sources", () => {
+  it("registers exactly one source per key of the pipeline's sources, in the registry's order", () => {
     const names = SOURCE_REGISTRY.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    expect([...names].sort()).toEqual(Object.keys(pipelineSources).sort());
+    expect(Object.keys(pipelineSources)).toEqual(names);
+  });
+
+  it('names every registered source in the "no source configured" message', () => {
+    const r = PipelineConfig.safeParse({ name: 'x', sources: {} });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].message).toContain(SOURCE_REGISTRY.map((s) => s.name).join(', '));
   });
 
   it.each(SOURCE_REGISTRY.map((s) => [s.name, s] as const))(
@@ -53,21 +99,50 @@ describe('the source registry', () => {
       // Its schema is the one the pipeline validates the section with, so both read a pipeline alike.
       const optional = pipelineSources[name] as unknown as { unwrap(): unknown };
       expect(source.schema).toBe(optional.unwrap());
+      // It parses its own example and every pipeline's section of it, as the pipeline does.
+      expect(source.schema.safeParse(source.example).success).toBe(true);
+      const alone = PipelineConfig.parse({ name: 'x', sources: { [name]: source.example } });
+      expect((alone.sources as Record<string, unknown>)[name]).toEqual(source.schema.parse(source.example));
       for (const p of pipelines) {
         const section = p.raw.sources[name];
-        if (section !== undefined) expect(source.schema.parse(section)).toEqual(p.parsed.sources[name]);
+        if (section !== undefined)
+          expect(source.schema.parse(section), p.file).toEqual(
+            (p.parsed.sources as Record<string, unknown>)[name],
+          );
       }
     },
   );
 
-  it("parses the default pipeline's sections with the registered schemas", () => {
-    const dflt = pipelines.find((p) => p.name === 'default')!;
-    const configured = Object.keys(dflt.raw.sources);
-    expect(configured.length).toBeGreaterThan(0);
-    for (const key of configured) {
-      const source = SOURCE_REGISTRY.find((s) => s.name === key);
-      expect(source, key).toBeDefined();
-      expect(source!.schema.safeParse(dflt.raw.sources[key]).success).toBe(true);
-    }
-  });
+  it.each(SOURCE_REGISTRY.map((s) => [s.name, s] as const))(
+    '%s is planned by its planUpdate, or by the generic rule (read again on every update)',
+    (name, source) => {
+      if (source.planUpdate !== undefined) {
+        const plan = source.planUpdate(source.schema.parse(source.example), EMPTY_UPDATE);
+        expect(ACTIONS).toContain(plan.action);
+        return;
+      }
+      // Nothing outside the sources changed, so the plan is the source's alone: the generic rule.
+      const config = PipelineConfig.parse({ name: 'x', sources: { [name]: source.example } });
+      const old = {
+        config,
+        inputs: [],
+        registry: [],
+        created_by: { asof_version: 'v', duckdb_version: 'd' },
+      } as unknown as Manifest;
+      const registry = { files: [] } as unknown as Registry;
+      const plan = planUpdate(old, config, { cwd: REPO, registry, asofVersion: 'v', duckdbVersion: 'd' });
+      expect(plan.fullRebuild).toBeNull();
+      expect(plan.sources).toEqual([{ source: name, ...RERUN_EVERY_UPDATE }]);
+    },
+  );
+
+  it.each(SOURCE_REGISTRY.map((s) => [s.name] as const))(
+    '%s lives in its own package, which imports no other source package',
+    (name) => {
+      const { name: pkg, edges } = packageEdges(join(REPO, 'packages', `source-${name}`));
+      expect(pkg).toBe(`@asof/source-${name}`);
+      const others = [...edges].filter((e) => e.startsWith('@asof/source-') && e !== pkg);
+      expect(others).toEqual([]);
+    },
+  );
 });

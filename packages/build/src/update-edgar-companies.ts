@@ -41,7 +41,10 @@ function warningCik(message: string): string | null {
   return ciks.size === 1 ? [...ciks][0] : null;
 }
 
-export function planEdgarCompanies(old: Manifest, files: Map<string, RawFile>): EdgarCompanyPlan | null {
+export function planEdgarCompanies(
+  old: Manifest,
+  files: ReadonlyMap<string, RawFile>,
+): EdgarCompanyPlan | null {
   const now = new Map<string, Map<string, string>>();
   let tickers: string | null = null;
   for (const f of files.values()) {

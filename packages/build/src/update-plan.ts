@@ -2,41 +2,37 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { canonicalJson } from '@asof/manifest';
-import { InputError, type Manifest, type PipelineConfig, shownValue } from '@asof/schema';
-import { PRICE_RAW_SUBDIRS } from '@asof/source-prices';
+import {
+  InputError,
+  type Manifest,
+  type RawDirFilter,
+  type RawInputChange,
+  RERUN_EVERY_UPDATE,
+  rawInputsUnchanged,
+  type SourceRawFile,
+  type SourceUpdateAction,
+  type SourceUpdateContext,
+  shownValue,
+} from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
+import type { PipelineConfig } from './pipeline-config.ts';
+import { SOURCE_REGISTRY } from './source-registry.ts';
 
 /** One raw file as it is now: hash, size and its first bytes (enough to tell its format). */
-export interface RawFile {
-  name: string;
-  sha256: string;
-  bytes: number;
-  head: string;
-}
+export type RawFile = SourceRawFile;
 
-/** What an update does with one pipeline source. */
-export type SourcePlan =
-  /** Its raw inputs are OLD's, byte for byte: its series, rows, warnings and inputs come from OLD. */
-  | { source: 'edgar' | 'fred' | 'prices'; action: 'reuse' }
-  /** Run again in full, like a build would (changed raw folder, live, synthetic, embedded, scale). */
-  | { source: string; action: 'rerun'; reason: string }
-  /** A raw folder with changes, decided per instrument (prices) or company (EDGAR). */
-  | { source: 'prices' | 'edgar'; action: 'entities' };
+/** What an update does with one pipeline source (its Source's `planUpdate` decides; update-universe.ts acts). */
+export type SourcePlan = { source: string } & SourceUpdateAction;
 
 export interface UpdatePlan {
   /** Why the update must run a full build instead (config, registry or versions changed), or null. */
   fullRebuild: string | null;
   sources: SourcePlan[];
-  /** Raw folders as listed now, per source. */
-  raw: Partial<Record<'edgar' | 'fred' | 'prices', Map<string, RawFile>>>;
+  /** Raw folders as listed now, per source that lists one (edgar, fred, prices). */
+  raw: Partial<Record<string, ReadonlyMap<string, RawFile>>>;
   /** Raw inputs OLD read that are gone or changed, and files OLD did not read, per source. */
-  changes: { source: string; added: string[]; changed: string[]; removed: string[] }[];
+  changes: ({ source: string } & RawInputChange)[];
 }
-
-const SOURCES = ['edgar', 'fred', 'prices'] as const;
-
-/** The input label of an index membership file (ingestMembershipCsv). */
-export const MEMBERSHIP_INPUT = 'prices:membership';
 
 function isFolder(path: string): boolean {
   try {
@@ -85,31 +81,38 @@ export function scanRawDir(
   return out;
 }
 
-/** The files a source's raw-folder reader lists (the same filters as its ingest function). */
-const KEEP: Record<(typeof SOURCES)[number], (name: string) => boolean> = {
-  edgar: (n) => /\.json(\.gz)?$/i.test(n),
-  fred: (n) => /\.(json|csv)$/i.test(n),
-  prices: (n) => /\.(json|csv)$/i.test(n),
-};
-
-/** OLD's raw inputs of a source: the `source` labels its raw-folder reader writes. */
-export function isInputOf(source: string, inputSource: string): boolean {
-  if (source === 'prices') return inputSource.startsWith('prices:');
-  return inputSource === source;
-}
-
-/** A source block that reads only its raw folder (no live, no synthetic part) can be reused or diffed by file. */
-function rawOnly(block: Record<string, unknown> | undefined): boolean {
-  if (block === undefined || typeof block.raw_dir !== 'string') return false;
-  const live = ['tickers', 'series', 'symbols', 'synthetic'].some((k) => block[k] !== undefined);
-  return !live && block.catalog !== true;
+/** What the update offers one source's planUpdate: its raw folder listed and OLD's inputs to compare with. */
+function updateContext(
+  name: string,
+  sectionChanged: boolean,
+  old: Manifest,
+  context: { cwd: string; pathsFrom?: string },
+): SourceUpdateContext {
+  return {
+    sectionChanged,
+    oldInputs: old.inputs,
+    listRawDir(dir: string, filter: RawDirFilter) {
+      const rawDir = resolve(context.cwd, dir);
+      if (!isFolder(rawDir)) {
+        // Checked before any work: a missing folder is the pipeline's (or the working directory's) doing.
+        throw new InputError(
+          'UPDATE_RAW_DIR_NOT_FOUND',
+          `sources.${name}.raw_dir "${shownValue(dir)}": no folder at ${rawDir} (relative paths resolve against ${context.pathsFrom ?? context.cwd})\n  hint: run from the folder the paths are relative to, or pass the pipeline file: asof update --manifest OLD/manifest.json pipeline.json --out NEW`,
+          { context: { field: `sources.${name}.raw_dir`, value: dir, path: rawDir } },
+        );
+      }
+      return scanRawDir(rawDir, filter.keep, filter.subdirs);
+    },
+    hashFile: (path) => hashFile(resolve(context.cwd, path)),
+  };
 }
 
 /**
  * Compares what OLD was built from with what the pipeline reads now. Anything but raw inputs that differs
  * (the pipeline outside its sources, the registry, the asof or DuckDB version) means a full build: those
- * change every table. A source block that changed, or reads live APIs, synthetic data or no raw folder,
- * is run again; a raw-folder source whose files are OLD's is reused.
+ * change every table. Otherwise each configured source decides with its `planUpdate` (in its package):
+ * a raw-folder source whose files are OLD's is reused, a changed block or one reading live APIs or
+ * synthetic data is run again; a source without `planUpdate` is run again on every update.
  */
 export function planUpdate(
   old: Manifest,
@@ -138,70 +141,21 @@ export function planUpdate(
     plan.fullRebuild = `DuckDB ${old.created_by.duckdb_version} wrote it, this is DuckDB ${context.duckdbVersion}`;
   if (plan.fullRebuild !== null) return plan;
 
-  const blocks = newSources as Record<string, Record<string, unknown> | undefined>;
-  const oldBlocks = oldSources as Record<string, Record<string, unknown> | undefined>;
-  for (const source of Object.keys(blocks).sort()) {
-    const block = blocks[source];
+  const blocks = newSources as Record<string, unknown>;
+  const oldBlocks = oldSources as Record<string, unknown>;
+  const registered = new Map(SOURCE_REGISTRY.map((s) => [s.name, s]));
+  // Planned in name order, the order the update lists its steps and changes in.
+  for (const name of Object.keys(blocks).sort()) {
+    const block = blocks[name];
     if (block === undefined) continue;
-    const known = (SOURCES as readonly string[]).includes(source);
-    if (!known || !rawOnly(block)) {
-      plan.sources.push({
-        source,
-        action: 'rerun',
-        reason: known ? 'live or synthetic' : 'read again on every update (vintage tables, generated data)',
-      });
-      continue;
-    }
-    const s = source as (typeof SOURCES)[number];
-    const rawDir = resolve(context.cwd, block.raw_dir as string);
-    if (!isFolder(rawDir)) {
-      // Checked before any work: a missing folder is the pipeline's (or the working directory's) doing.
-      throw new InputError(
-        'UPDATE_RAW_DIR_NOT_FOUND',
-        `sources.${s}.raw_dir "${shownValue(block.raw_dir as string)}": no folder at ${rawDir} (relative paths resolve against ${context.pathsFrom ?? context.cwd})\n  hint: run from the folder the paths are relative to, or pass the pipeline file: asof update --manifest OLD/manifest.json pipeline.json --out NEW`,
-        { context: { field: `sources.${s}.raw_dir`, value: block.raw_dir, path: rawDir } },
-      );
-    }
-    const files = scanRawDir(rawDir, KEEP[s], s === 'prices' ? PRICE_RAW_SUBDIRS : []);
-    plan.raw[s] = files;
-    if (canonicalJson(block) !== canonicalJson(oldBlocks[source] ?? null)) {
-      plan.sources.push({ source, action: 'rerun', reason: 'its pipeline block changed' });
-      continue;
-    }
-    // Index membership files (prices.membership) are inputs of the prices source but not in its folder:
-    // they are listed by their pipeline path and compared where that path points now.
-    const oldFiles = new Map(
-      old.inputs
-        .filter((i) => isInputOf(s, i.source) && i.source !== MEMBERSHIP_INPUT)
-        .map((i) => [i.key, i.sha256] as const),
-    );
-    const change = { source, added: [] as string[], changed: [] as string[], removed: [] as string[] };
-    for (const i of old.inputs) {
-      if (i.source !== MEMBERSHIP_INPUT || s !== 'prices') continue;
-      const now = hashFile(resolve(context.cwd, i.key));
-      if (now === null) change.removed.push(i.key);
-      else if (now !== i.sha256) change.changed.push(i.key);
-    }
-    const membershipChanged = change.changed.length + change.removed.length > 0;
-    for (const f of files.values()) {
-      const was = oldFiles.get(f.name);
-      // A file OLD's reader skipped (not a file of the source) is in no input list, so OLD cannot tell
-      // whether it changed since: it counts as added, and the source is read again.
-      if (was === undefined) change.added.push(f.name);
-      else if (was !== f.sha256) change.changed.push(f.name);
-    }
-    for (const name of oldFiles.keys()) if (!files.has(name)) change.removed.push(name);
-    const same = change.added.length + change.changed.length + change.removed.length === 0;
-    if (!same) plan.changes.push(change);
-    plan.sources.push(
-      same
-        ? { source: s, action: 'reuse' }
-        : membershipChanged
-          ? { source: s, action: 'rerun', reason: 'a membership file changed' }
-          : s === 'prices' || s === 'edgar'
-            ? { source: s, action: 'entities' }
-            : { source: s, action: 'rerun', reason: 'raw files changed' },
-    );
+    const sectionChanged = canonicalJson(block) !== canonicalJson(oldBlocks[name] ?? null);
+    const source = registered.get(name);
+    const decided =
+      source?.planUpdate?.(block, updateContext(name, sectionChanged, old, context)) ?? RERUN_EVERY_UPDATE;
+    const { files, change, ...action } = decided;
+    if (files !== undefined) plan.raw[name] = files;
+    if (change !== undefined && !rawInputsUnchanged(change)) plan.changes.push({ source: name, ...change });
+    plan.sources.push({ source: name, ...action });
   }
   for (const source of Object.keys(oldBlocks)) {
     if (oldBlocks[source] !== undefined && blocks[source] === undefined)

@@ -4,10 +4,11 @@ import {
   isStooqCsv,
   isYahooDownloadCsv,
   isYahooEventsCsv,
+  MEMBERSHIP_INPUT,
   PriceDownloadMeta,
   type PriceQualitySummaryRow,
 } from '@asof/source-prices';
-import { MEMBERSHIP_INPUT, type RawFile } from './update-plan.ts';
+import type { RawFile } from './update-plan.ts';
 
 /** One raw price file as an update sees it without parsing it: format, symbol, family, sidecar, dates. */
 export interface PriceFileInfo {
@@ -55,7 +56,7 @@ function downloadInstant(value: string, where: string): Micros {
 }
 
 /** The sidecar the prices reader would take for `file` (`<file>.meta.json`, else `<stem>.meta.json`). */
-function sidecarOf(file: string, files: Map<string, RawFile>, readText: (name: string) => string) {
+function sidecarOf(file: string, files: ReadonlyMap<string, RawFile>, readText: (name: string) => string) {
   const stem = file.replace(/\.(json|csv)$/i, '');
   for (const candidate of [`${file}.meta.json`, `${stem}.meta.json`]) {
     const f = files.get(candidate);
@@ -80,7 +81,7 @@ function sidecarOf(file: string, files: Map<string, RawFile>, readText: (name: s
  * its symbol from the body, so the prices source is then read again in full.
  */
 export function classifyPriceFiles(
-  files: Map<string, RawFile>,
+  files: ReadonlyMap<string, RawFile>,
   readText: (name: string) => string,
 ): { infos: PriceFileInfo[]; unknown: string[] } {
   const infos: PriceFileInfo[] = [];
@@ -165,7 +166,7 @@ function warningSymbol(
  */
 export function planPriceEntities(
   old: Manifest,
-  files: Map<string, RawFile>,
+  files: ReadonlyMap<string, RawFile>,
   readText: (name: string) => string,
 ): PriceEntityPlan | null {
   const { infos, unknown } = classifyPriceFiles(files, readText);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duck, listValue, type Params, quoteLiteral } from '@asof/duck';
 import { buildSegments, segmentParams } from '@asof/patterns';
-import type { PipelineConfig } from '@asof/schema';
+import type { PipelineConfig } from './pipeline-config.ts';
 import { updateModelSql } from './update-models.ts';
 
 /**

@@ -22,11 +22,10 @@ import {
   InputError,
   type Manifest,
   type ManifestOutput,
-  PipelineConfig,
   type RawInput,
   zodInputError,
 } from '@asof/schema';
-import type { PriceQualitySummaryRow } from '@asof/source-prices';
+import { MEMBERSHIP_INPUT, type PriceQualitySummaryRow } from '@asof/source-prices';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -45,11 +44,12 @@ import {
 } from '@asof/transform';
 import { ASOF_VERSION, buildUniverse, pipelineInputs, universeManifest } from './build-universe.ts';
 import { keptAccounting } from './ingest-accounting.ts';
+import { PipelineConfig } from './pipeline-config.ts';
 import { pipelineFileToRecord } from './recorded-pipeline-file.ts';
 import { type RunSourcesReport, runSources } from './run-sources.ts';
 import { type EdgarCompanyPlan, ingestEdgarCompanies, planEdgarCompanies } from './update-edgar-companies.ts';
 import { updateModelSql } from './update-models.ts';
-import { MEMBERSHIP_INPUT, planIsNoop, planUpdate, type SourcePlan, type UpdatePlan } from './update-plan.ts';
+import { planIsNoop, planUpdate, type SourcePlan, type UpdatePlan } from './update-plan.ts';
 import { type AppendedEntity, appendPriceDownloads } from './update-price-append.ts';
 import { type PriceEntity, type PriceEntityPlan, planPriceEntities } from './update-price-entities.ts';
 import { updateSegments } from './update-segments.ts';
@@ -269,7 +269,7 @@ interface UpdateContext {
 
 /** How each source of the plan is carried out, once the price instruments are decided. */
 interface Decisions {
-  reuseSources: ('edgar' | 'fred' | 'prices')[];
+  reuseSources: string[];
   /** EDGAR decided per company (its folder changed): the plan, and the folder. */
   edgar: { plan: EdgarCompanyPlan; dir: string } | null;
   rerun: SourcePlan[];
@@ -307,7 +307,7 @@ async function updateInto(
     // The sources' log names the user's raw folder, never the temp folder the re-read files are linked into.
     let sourceLog = step;
     if (d.reread.length > 0) {
-      // The index membership files are OLD's (update-plan.ts compares them): their rows are carried over.
+      // The index membership files are OLD's (the prices source's planUpdate compares them): their rows are carried over.
       const { membership: _carried, ...prices } = config.sources.prices!;
       const linked = linkRereadFiles(work.work, ctx, d.reread);
       rerunSources.prices = { ...prices, raw_dir: linked };

@@ -5,10 +5,9 @@
 //   npx tsx packages/cli/bench/score-random-walks.ts        (from the repo root)
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildUniverse } from '@asof/build';
+import { buildUniverse, PipelineConfig } from '@asof/build';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
-import { PipelineConfig } from '@asof/schema';
 import { readSplitTables, readTasksTable, type ScoringResults, scoreSplit } from '@asof/scoring';
 import { priceProcessOf, syntheticInstrumentId } from '@asof/source-embedded';
 import { runSplit, writeBaselineForecasts } from '@asof/split';

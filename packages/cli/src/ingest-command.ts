@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import { buildUniverse } from '@asof/build';
-import { InputError, PipelineConfig, zodInputError } from '@asof/schema';
+import { buildUniverse, PipelineConfig } from '@asof/build';
+import { InputError, zodInputError } from '@asof/schema';
 import { type Io, renderSummary, shown } from './commands.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';

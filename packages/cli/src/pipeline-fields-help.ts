@@ -1,4 +1,4 @@
-import { jsonSchemas } from '@asof/schema';
+import { pipelineJsonSchema } from '@asof/build';
 
 interface JsonNode {
   type?: string | string[];
@@ -20,7 +20,7 @@ function typeOf(node: JsonNode): string {
  * schema's own description: written from the zod schema, so `--help` cannot drift from what is accepted.
  */
 export function pipelineFieldsHelp(only?: readonly string[]): string {
-  const pipeline = jsonSchemas().pipeline as JsonNode;
+  const pipeline = pipelineJsonSchema() as JsonNode;
   const sources = pipeline.properties?.sources?.properties ?? {};
   const lines: string[] = [];
   for (const [name, block] of Object.entries(sources)) {

@@ -1,18 +1,22 @@
 import { resolve } from 'node:path';
-import { EdgarSource, type SkippedInput, type Source, type SourceConfig } from '@asof/schema';
+import type { SkippedInput, Source } from '@asof/schema';
+import { EdgarConfig } from './edgar-config.ts';
 import { ingestEdgarLive, requireSecUserAgent, SEC_USER_AGENT_ENV } from './fetch-edgar.ts';
 import { ingestSyntheticEdgar } from './generate-synthetic-edgar.ts';
 import { ingestEdgarRawDir } from './ingest-edgar-raw-dir.ts';
+import { planEdgarUpdate } from './plan-edgar-update.ts';
 
 /** SEC EDGAR fundamentals: synthetic companyfacts, then a raw directory, then live tickers. */
-export const edgarSource: Source<SourceConfig<'edgar'>> = {
+export const edgarSource: Source<typeof EdgarConfig, object, 'edgar'> = {
   name: 'edgar',
-  schema: EdgarSource,
+  schema: EdgarConfig,
+  example: { raw_dir: 'edgar' },
   secrets: [],
   credentials: [SEC_USER_AGENT_ENV],
   checkCredentials(e) {
     if (e.tickers) requireSecUserAgent();
   },
+  planUpdate: planEdgarUpdate,
   async ingest(e, sink, ctx) {
     const skipped: SkippedInput[] = [];
     const summaries = [];

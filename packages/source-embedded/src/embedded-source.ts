@@ -1,10 +1,12 @@
-import { EmbeddedSource, type Source, type SourceConfig } from '@asof/schema';
+import type { Source } from '@asof/schema';
+import { EmbeddedConfig } from './embedded-config.ts';
 import { ingestEmbedded } from './ingest-embedded.ts';
 
 /** The embedded source: vega-datasets real files and the seeded synthetic daily panel, no network. */
-export const embeddedSource: Source<SourceConfig<'embedded'>> = {
+export const embeddedSource: Source<typeof EmbeddedConfig, object, 'embedded'> = {
   name: 'embedded',
-  schema: EmbeddedSource,
+  schema: EmbeddedConfig,
+  example: { real: { sp500: true } },
   secrets: [],
   credentials: [],
   async ingest(config, sink, ctx) {

@@ -1,4 +1,5 @@
 export * from '@asof/prng';
+export * from './embedded-config.ts';
 export * from './embedded-source.ts';
 export * from './error-codes.ts';
 export * from './generate-synthetic-prices.ts';

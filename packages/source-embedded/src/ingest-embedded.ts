@@ -1,4 +1,5 @@
-import type { AtomicSink, PipelineConfig } from '@asof/schema';
+import type { AtomicSink } from '@asof/schema';
+import type { EmbeddedConfig } from './embedded-config.ts';
 import { generateSyntheticPrices } from './generate-synthetic-prices.ts';
 import {
   readVegaSp500,
@@ -7,8 +8,6 @@ import {
   readVegaUsEmployment,
   vegaDataDir,
 } from './read-vega-real.ts';
-
-type EmbeddedConfig = NonNullable<PipelineConfig['sources']['embedded']>;
 
 /**
  * Runs the embedded sources of a pipeline (no network): vega-datasets real data and the synthetic price

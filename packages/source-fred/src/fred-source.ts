@@ -1,15 +1,18 @@
 import { resolve } from 'node:path';
-import { FredSource, type SkippedInput, type Source, type SourceConfig } from '@asof/schema';
+import type { SkippedInput, Source } from '@asof/schema';
 import { fredCatalog } from '@asof/taxonomy';
 import { resolveFredApiKey } from './fetch-fred.ts';
+import { FredConfig } from './fred-config.ts';
 import { ingestSyntheticAlfred } from './generate-synthetic-alfred.ts';
 import { ingestFredLive } from './ingest-fred-live.ts';
 import { ingestFredRawDir } from './ingest-fred-raw-dir.ts';
+import { planFredUpdate } from './plan-fred-update.ts';
 
 /** FRED/ALFRED: synthetic ALFRED JSON, then a raw directory, then live series or the whole catalog. */
-export const fredSource: Source<SourceConfig<'fred'>> = {
+export const fredSource: Source<typeof FredConfig, object, 'fred'> = {
   name: 'fred',
-  schema: FredSource,
+  schema: FredConfig,
+  example: { raw_dir: 'fred' },
   secrets: [],
   credentials: ['ASOF_FRED_API_KEY'],
   checkCredentials(fred) {
@@ -17,6 +20,7 @@ export const fredSource: Source<SourceConfig<'fred'>> = {
     // An offline run without a key reads the cache alone (createFredClient needs no key then).
     if (fredLive && !(fred.offline && (process.env.ASOF_FRED_API_KEY ?? '') === '')) resolveFredApiKey();
   },
+  planUpdate: planFredUpdate,
   async ingest(f, sink, ctx) {
     const skipped: SkippedInput[] = [];
     if (f.synthetic) {

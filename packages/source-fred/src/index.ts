@@ -16,6 +16,7 @@ export {
   stitchObservationChunks,
 } from './fetch-fred.ts';
 export { FredApiError } from './fred-api-error.ts';
+export { FredConfig, SYNTHETIC_ALFRED_MAX_SERIES_YEARS } from './fred-config.ts';
 export { isUsBusinessDay, nextUsBusinessDay, usFederalHolidays } from './fred-dates.ts';
 export {
   FredErrorResponse,
@@ -71,6 +72,7 @@ export { isSnapshotResponse, parseAlfredObservations } from './parse-alfred-obse
 export { parseFredValue } from './parse-fred-value.ts';
 export type { FredgraphColumn, ParsedFredgraphCsv } from './parse-fredgraph-csv.ts';
 export { parseFredgraphCsv } from './parse-fredgraph-csv.ts';
+export { FRED_RAW_FILES, planFredUpdate } from './plan-fred-update.ts';
 export type { PublicationLagRule, RuleAvailability } from './publication-lags.ts';
 export {
   calendarReleaseDate,

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
-import { FredmdSource, type Source, type SourceConfig } from '@asof/schema';
+import type { Source } from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
+import { FredmdConfig } from './fredmd-config.ts';
 import { ingestFredmdRawDir } from './ingest-fredmd-raw-dir.ts';
 
 /** FRED-MD / FRED-QD vintage files from a raw directory, placed by the taxonomy registry. */
-export const fredmdSource: Source<SourceConfig<'fredmd'>, { registry?: Registry }> = {
+export const fredmdSource: Source<typeof FredmdConfig, { registry?: Registry }, 'fredmd'> = {
   name: 'fredmd',
-  schema: FredmdSource,
+  schema: FredmdConfig,
+  example: { raw_dir: 'fredmd' },
   secrets: [],
   credentials: [],
   async ingest(fredmd, sink, ctx) {

@@ -1,4 +1,5 @@
 export * from './error-codes.ts';
+export { FredmdConfig } from './fredmd-config.ts';
 export type { FredmdPeriod, FredmdVintage } from './fredmd-dates.ts';
 export {
   checkVintage,

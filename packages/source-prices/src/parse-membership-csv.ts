@@ -14,6 +14,9 @@ import {
 import { splitCsvLine } from './parse-user-csv.ts';
 
 /** The columns of a membership file; `note` is optional, the others required (any order, any case). */
+/** The input label of an index membership file: `asof update` compares these by their pipeline path. */
+export const MEMBERSHIP_INPUT = 'prices:membership';
+
 export const MEMBERSHIP_CSV_COLUMNS = [
   'entity_id',
   'universe',
@@ -492,7 +495,7 @@ export function ingestMembershipCsv(
   const parsed = parseMembershipFile(buf.toString('utf8'), key, options);
   const rows = membershipIntervals(parsed.changes, key, { membersBeforeFile: parsed.membersBeforeFile });
   sink.addInput({
-    source: 'prices:membership',
+    source: MEMBERSHIP_INPUT,
     key,
     sha256: createHash('sha256').update(buf).digest('hex'),
     bytes: buf.length,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { createHttpClient } from '@asof/http';
-import { PricesSource, type SkippedInput, type Source, type SourceConfig } from '@asof/schema';
+import type { SkippedInput, Source } from '@asof/schema';
 import { YAHOO_CHART_BASE_URL } from './fetch-yahoo-chart.ts';
 import { ingestSyntheticPrices } from './generate-synthetic-yahoo-charts.ts';
 import {
@@ -10,13 +10,17 @@ import {
 } from './ingest-prices-raw-dir.ts';
 import { ingestYahooLive } from './ingest-yahoo-live.ts';
 import { ingestMembershipCsv } from './parse-membership-csv.ts';
+import { planPricesUpdate } from './plan-prices-update.ts';
+import { PricesConfig } from './prices-config.ts';
 
 /** Daily prices: synthetic Yahoo JSON, then raw files, then membership CSVs, then live Yahoo symbols. */
-export const pricesSource: Source<SourceConfig<'prices'>> = {
+export const pricesSource: Source<typeof PricesConfig, object, 'prices'> = {
   name: 'prices',
-  schema: PricesSource,
+  schema: PricesConfig,
+  example: { raw_dir: 'prices' },
   secrets: [],
   credentials: [],
+  planUpdate: planPricesUpdate,
   async ingest(p, sink, ctx) {
     const skipped: SkippedInput[] = [];
     const priceQuality: PriceQualitySummaryRow[] = [];

@@ -10,6 +10,7 @@ export type {
 export { mapRtdsmVintages, rtdsmSeriesId } from './map-rtdsm-vintages.ts';
 export type { ParsedRtdsmCsv, RtdsmCell, RtdsmRow } from './parse-rtdsm-csv.ts';
 export { parseRtdsmCell, parseRtdsmCsv } from './parse-rtdsm-csv.ts';
+export { RtdsmConfig } from './rtdsm-config.ts';
 export type { RtdsmPeriod, RtdsmVintage } from './rtdsm-dates.ts';
 export {
   parseVintageColumn,

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
-import { RtdsmSource, type Source, type SourceConfig } from '@asof/schema';
+import type { Source } from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
 import { ingestRtdsmRawDir } from './ingest-rtdsm-raw-dir.ts';
+import { RtdsmConfig } from './rtdsm-config.ts';
 
 /** Philadelphia Fed Real-Time Data Set files from a raw directory. */
-export const rtdsmSource: Source<SourceConfig<'rtdsm'>, { registry?: Registry }> = {
+export const rtdsmSource: Source<typeof RtdsmConfig, { registry?: Registry }, 'rtdsm'> = {
   name: 'rtdsm',
-  schema: RtdsmSource,
+  schema: RtdsmConfig,
+  example: { raw_dir: 'rtdsm' },
   secrets: [],
   credentials: [],
   async ingest(rtdsm, sink, ctx) {

@@ -1,5 +1,4 @@
 import { Duck, loadSql, pickUsedParams } from '@asof/duck';
-import { ScaleSource } from '@asof/schema';
 import { defaultRegistry } from '@asof/taxonomy';
 import { createStagingTables, loadRegistryTables } from '@asof/transform';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import {
   scaleAnchors,
 } from './generate-scale-universe.ts';
 import { readScaleShape } from './read-scale-shape.ts';
+import { ScaleConfig } from './scale-config.ts';
 
 describe('planScaleUniverse', () => {
   it('has FinVerse Table 1 totals at scale 1', () => {
@@ -59,7 +59,7 @@ async function generate(threads: number, scale: number) {
   await createStagingTables(duck);
   const registry = defaultRegistry();
   await loadRegistryTables(duck, registry);
-  const config = ScaleSource.parse({ seed: 7, scale });
+  const config = ScaleConfig.parse({ seed: 7, scale });
   const result = await generateScaleUniverse(duck, config, registry);
   return { duck, result };
 }

@@ -1,7 +1,8 @@
 import { DOUBLE, type Duck, INTEGER, loadQuery, type Params, pickUsedParams, VARCHAR } from '@asof/duck';
-import { InputError, type ScaleSource } from '@asof/schema';
+import { InputError } from '@asof/schema';
 import type { Registry } from '@asof/taxonomy';
 import { readScaleShape, type ScaleShapeRow } from './read-scale-shape.ts';
+import type { ScaleConfig } from './scale-config.ts';
 
 /**
  * Keys of the scale source in stg_keys start here, far above the keys StageSink hands out from 0, so
@@ -99,7 +100,7 @@ function sql(name: string): string {
  */
 export async function generateScaleUniverse(
   duck: Duck,
-  config: ScaleSource,
+  config: ScaleConfig,
   registry: Registry,
 ): Promise<{ series: number; rows: number }> {
   const plan = planScaleUniverse(config.scale);

@@ -1,15 +1,17 @@
 import type { Duck } from '@asof/duck';
-import { ScaleSource, type Source, type SourceConfig } from '@asof/schema';
+import type { Source } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import { generateScaleUniverse } from './generate-scale-universe.ts';
+import { ScaleConfig } from './scale-config.ts';
 
 /**
  * The FinVerse-shaped synthetic universe, generated inside the build's DuckDB: its rows never pass the
  * sink (rows: 'duck'), so the build requires `duck` before it runs it.
  */
-export const scaleSource: Source<SourceConfig<'scale'>, { duck: Duck; registry?: Registry }> = {
+export const scaleSource: Source<typeof ScaleConfig, { duck: Duck; registry?: Registry }, 'scale'> = {
   name: 'scale',
-  schema: ScaleSource,
+  schema: ScaleConfig,
+  example: { seed: 1 },
   secrets: [],
   credentials: [],
   rows: 'duck',

@@ -1,6 +1,6 @@
+import { zodInputError } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { PipelineConfig } from './pipeline-config.ts';
-import { zodInputError } from './zod-issues.ts';
 
 function problem(input: unknown): string {
   const r = PipelineConfig.safeParse(input);
