@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { type Attempt, classifyStatus } from './classify-status.ts';
+import { type Attempt, classifyStatus, type ResponseClassifier } from './classify-status.ts';
 import type { LazyTransport } from './create-lazy-transport.ts';
 import { decodeBody } from './decode-body.ts';
 import { describeError } from './describe-error.ts';
@@ -7,6 +7,8 @@ import { describeError } from './describe-error.ts';
 export interface AttemptSettings {
   timeoutMs: number;
   transport: LazyTransport;
+  /** The caller's reading of its host's own pages (HttpClientOptions.classifyResponse). */
+  classify: ResponseClassifier | undefined;
 }
 
 /** Socket errors that mean no connection was ever made: no network, no DNS answer, nothing listening. */
@@ -62,10 +64,11 @@ function classifyFailure(error: unknown, timeoutMs: number): Attempt {
 
 /**
  * One GET over the network. `release` is called as soon as the server has certainly seen the request
- * (headers in) or it failed.
+ * (headers in) or it failed. `stripped` is the URL the classifier sees.
  */
 export async function attemptRequest(
   url: string,
+  stripped: string,
   headers: Record<string, string>,
   release: () => void,
   settings: AttemptSettings,
@@ -103,10 +106,8 @@ export async function attemptRequest(
       cause: error,
     };
   }
-  return classifyStatus({
-    status,
-    body,
-    contentType,
-    retryAfter: headerValue(response.headers, 'retry-after'),
-  });
+  return classifyStatus(
+    { url: stripped, status, body, contentType, retryAfter: headerValue(response.headers, 'retry-after') },
+    settings.classify,
+  );
 }

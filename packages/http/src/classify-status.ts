@@ -13,8 +13,24 @@ export type Attempt =
   | { kind: 'rate-limited'; status: number; reason: string; retryAfterMs?: number }
   | { kind: 'fatal'; code: string; status: number; reason: string };
 
-const RATE_THRESHOLD_PAGE = /Request Rate Threshold Exceeded/i;
-const UNDECLARED_TOOL_PAGE = /Undeclared Automated Tool|declare your traffic/i;
+/** A response outside 2xx, as a host-specific classifier sees it. */
+export interface ClassifiedResponse {
+  /** Stripped URL (secret params removed). */
+  url: string;
+  status: number;
+  /** Decoded body as UTF-8 text. */
+  text: string;
+}
+
+/**
+ * A host-specific reading of a response the generic rules would misread: `rate-limited` pauses the whole
+ * host (bucket) as a 429 does; `failed` ends the request at once with HTTP_FAILED, never retried. `reason`
+ * is named in log lines and error messages, so it says what happened and what the user can do.
+ */
+export type ResponseVerdict = { kind: 'rate-limited'; reason: string } | { kind: 'failed'; reason: string };
+
+/** Returns undefined to leave the response to the generic rules. */
+export type ResponseClassifier = (response: ClassifiedResponse) => ResponseVerdict | undefined;
 
 /** Retry-After: delta-seconds or an HTTP date. Returns ms, or undefined when absent/unparseable. */
 function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
@@ -26,39 +42,24 @@ function parseRetryAfter(value: string | undefined, nowMs: number): number | und
 }
 
 /**
- * The next step for a response whose body decoded: 2xx is data; 429 and SEC's 403 threshold page pause, 5xx
- * and 408 are retried, and every other status fails.
+ * The next step for a response whose body decoded: 2xx is data; otherwise the caller's classifier speaks
+ * first (it knows its host's pages), then 429 pauses, 5xx and 408 are retried, and every other status fails.
  */
-export function classifyStatus(response: {
-  status: number;
-  body: Buffer;
-  contentType: string | null;
-  retryAfter?: string;
-}): Attempt {
+export function classifyStatus(
+  response: { url: string; status: number; body: Buffer; contentType: string | null; retryAfter?: string },
+  classify: ResponseClassifier | undefined,
+): Attempt {
   const { status, body, contentType } = response;
   if (status >= 200 && status < 300) return { kind: 'ok', status, body, contentType };
   const retryAfterMs = parseRetryAfter(response.retryAfter, Date.now());
   const text = body.toString('utf8');
+  const verdict = classify?.({ url: response.url, status, text });
+  if (verdict?.kind === 'rate-limited')
+    return { kind: 'rate-limited', status, reason: verdict.reason, retryAfterMs };
+  if (verdict?.kind === 'failed')
+    return { kind: 'fatal', code: 'HTTP_FAILED', status, reason: verdict.reason };
   if (status === 429)
     return { kind: 'rate-limited', status, reason: 'HTTP 429 Too Many Requests', retryAfterMs };
-  if (status === 403 && RATE_THRESHOLD_PAGE.test(text)) {
-    return {
-      kind: 'rate-limited',
-      status,
-      reason: 'HTTP 403 "Request Rate Threshold Exceeded"',
-      retryAfterMs,
-    };
-  }
-  if (status === 403 && UNDECLARED_TOOL_PAGE.test(text)) {
-    return {
-      kind: 'fatal',
-      code: 'HTTP_FAILED',
-      status,
-      reason:
-        'HTTP 403 "Undeclared Automated Tool": the server wants a declared User-Agent; set ASOF_SEC_USER_AGENT ' +
-        'to "Your Name your.email@example.com" and re-run',
-    };
-  }
   if (status >= 500 || status === 408) {
     return { kind: 'retry', status, reason: `HTTP ${status}`, minDelayMs: retryAfterMs };
   }

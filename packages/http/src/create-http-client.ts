@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { ResponseClassifier } from './classify-status.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { createLazyTransport } from './create-lazy-transport.ts';
 import { createScrubber } from './create-scrubber.ts';
@@ -11,10 +12,10 @@ import { readCachedResponse } from './read-cached-response.ts';
 import { ResponseCache, sha256Hex } from './response-cache.ts';
 
 export interface HttpClientOptions {
-  /** Keyed by hostname, e.g. 'data.sec.gov'; other hosts get `defaultPolicy`. */
+  /** Keyed by hostname, e.g. 'api.example.com'; other hosts get `defaultPolicy`. */
   hosts?: Record<string, HostPolicy>;
   defaultPolicy?: HostPolicy;
-  /** Sent with every request, e.g. { 'user-agent': process.env.ASOF_SEC_USER_AGENT }; undefined values are dropped. */
+  /** Sent with every request, e.g. { 'user-agent': 'Jane Doe jane@example.com' }; undefined values are dropped. */
   headers?: Record<string, string | undefined>;
   /** Query params removed from cache keys and reported URLs and redacted in logs/errors (e.g. api_key). */
   secretParams?: string[];
@@ -49,6 +50,11 @@ export interface HttpClientOptions {
    * refused): what the user can do instead, e.g. "rebuild from the cache with --offline". Never a secret.
    */
   unreachableHint?: string;
+  /**
+   * Reads a response outside 2xx before the generic status rules: the source that knows its host recognises
+   * that host's own pages here (a rate-limit page served as 403, say), so this client knows no host.
+   */
+  classifyResponse?: ResponseClassifier;
 }
 
 /** Lower-cased header names; undefined values dropped. */
@@ -86,7 +92,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       backoffMaxMs: options.backoffMaxMs ?? 30_000,
       random: options.random ?? Math.random,
     },
-    attempt: { timeoutMs: options.timeoutMs ?? 30_000, transport },
+    attempt: { timeoutMs: options.timeoutMs ?? 30_000, transport, classify: options.classifyResponse },
     unreachableHint: options.unreachableHint,
   };
 

@@ -68,7 +68,7 @@ function startAttempt(ctx: RetryContext, slot: HostSlot, request: FreshRequest, 
     }
     ctx.stats.requests++;
     ctx.stats.byHost[request.hostname] = (ctx.stats.byHost[request.hostname] ?? 0) + 1;
-    return attemptRequest(request.url, request.headers, release, ctx.attempt);
+    return attemptRequest(request.url, request.stripped, request.headers, release, ctx.attempt);
   });
 }
 

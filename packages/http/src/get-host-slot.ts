@@ -10,7 +10,8 @@ export interface HostSlot {
 
 /**
  * Per-clock registry so that every client in the process that talks to the same host (or bucket) with the
- * same clock shares one window: SEC's 10/s is per user across the whole process, not per client object.
+ * same clock shares one window: a host's limit counts the requests of the whole process (per user), not those
+ * of one client object.
  */
 const registry = new WeakMap<Clock, Map<string, HostSlot>>();
 

@@ -4,11 +4,14 @@ export interface HostPolicy {
   intervalMs: number;
   /** Requests in flight at once for this host. Default: maxPerInterval. */
   concurrency?: number;
-  /** Pause of the whole host after a 429 or SEC's 403 rate-threshold page. Default 10 minutes. */
+  /**
+   * Pause of the whole host after a 429 or a response `classifyResponse` calls rate-limited. Default 10
+   * minutes.
+   */
   rateLimitPauseMs?: number;
   /**
-   * Hosts with the same bucket share one window and one pause (SEC counts www.sec.gov and data.sec.gov
-   * together). Default: the hostname.
+   * Hosts with the same bucket share one window and one pause (a service may count requests to several of
+   * its hostnames together). Default: the hostname.
    */
   bucket?: string;
   /** Extra spacing added to the window (default 0; the window already runs from response headers, see SlidingWindowLimiter). */

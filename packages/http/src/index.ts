@@ -1,3 +1,4 @@
+export type { ClassifiedResponse, ResponseClassifier, ResponseVerdict } from './classify-status.ts';
 export type { Clock } from './clock.ts';
 export { systemClock } from './clock.ts';
 export type { HttpClientOptions } from './create-http-client.ts';
