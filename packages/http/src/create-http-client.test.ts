@@ -14,10 +14,13 @@ import { createFakeClock, maxInAnyWindow, startTestServer, type TestServer } fro
 
 const UA = 'Asof Tester asof.tester@example.com';
 const KEY = 'fredkey0123456789abcdef';
-const SEC_403_PAGE =
-  '<html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head><body>' +
-  '<h1>Your Request Originates from an Undeclared Automated Tool</h1>' +
-  '<p>Request Rate Threshold Exceeded</p></body></html>';
+/** A host's own rate-limit page, served as 403: only a classifier that knows the host reads it as a pause. */
+const THROTTLE_PAGE =
+  '<html><title>Example API | Slow Down</title><p>Too many requests from your address</p></html>';
+const classifyThrottlePage: HttpClientOptions['classifyResponse'] = (response) =>
+  response.status === 403 && response.text.includes('Slow Down')
+    ? { kind: 'rate-limited', reason: 'HTTP 403 "Slow Down"' }
+    : undefined;
 
 let dir: string;
 let servers: TestServer[] = [];
@@ -306,15 +309,15 @@ describe('createHttpClient: retries and faults', () => {
 });
 
 describe('createHttpClient: rate-limit pauses', () => {
-  it("pauses the whole host for rateLimitPauseMs on SEC's 403 threshold page, then resumes", async () => {
+  it('pauses the whole host for rateLimitPauseMs on a page the classifier calls rate-limited, then resumes', async () => {
     const server = await serve((_req, res, i) => {
       if (i === 0) {
         res.statusCode = 403;
-        res.end(SEC_403_PAGE);
+        res.end(THROTTLE_PAGE);
       } else res.end(`{"i":${i}}`);
     });
     const clock = createFakeClock(0);
-    const http = client({ clock });
+    const http = client({ clock, classifyResponse: classifyThrottlePage });
     const first = http.getJson(`${server.origin}/p/1`);
     const out = await first;
     expect(out.json).toEqual({ i: 1 });
@@ -344,9 +347,9 @@ describe('createHttpClient: rate-limit pauses', () => {
   it('with noWait stops at once with a clear message and keeps the host stopped', async () => {
     const server = await serve((_req, res) => {
       res.statusCode = 403;
-      res.end(SEC_403_PAGE);
+      res.end(THROTTLE_PAGE);
     });
-    const http = client({ noWait: true });
+    const http = client({ noWait: true, classifyResponse: classifyThrottlePage });
     const e = (await caught(http.get(`${server.origin}/nw?api_key=${KEY}`))) as HttpError;
     expect(e).toBeInstanceOf(HttpError);
     expect(e.code).toBe('HTTP_RATE_LIMITED');
@@ -377,17 +380,89 @@ describe('createHttpClient: rate-limit pauses', () => {
     expect(clock.now()).toBeGreaterThanOrEqual(1_200_000);
   });
 
-  it('a 403 that is not the threshold page is not a pause', async () => {
+  it('a 403 the classifier leaves alone is a failure, not a pause', async () => {
     const server = await serve((_req, res) => {
       res.statusCode = 403;
       res.end('Forbidden');
     });
     const clock = createFakeClock(0);
-    const http = client({ clock });
+    const http = client({ clock, classifyResponse: classifyThrottlePage });
     const e = (await caught(http.get(`${server.origin}/f`))) as HttpError;
     expect(e.code).toBe('HTTP_FAILED');
     expect(e.status).toBe(403);
     expect(clock.now()).toBe(0);
+  });
+
+  it("without a classifier a host's rate-limit page is a plain 403: no host knowledge in the client", async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 403;
+      res.end(THROTTLE_PAGE);
+    });
+    const clock = createFakeClock(0);
+    const e = (await caught(client({ clock }).get(`${server.origin}/plain`))) as HttpError;
+    expect(e.code).toBe('HTTP_FAILED');
+    expect(e.message).toContain('HTTP 403 (expected 2xx): <html><title>Example API | Slow Down');
+    expect(clock.now()).toBe(0);
+    expect(server.seen).toHaveLength(1);
+  });
+});
+
+describe('createHttpClient: classifyResponse', () => {
+  it('sees the stripped URL, status and decoded text of every response outside 2xx, and no 2xx', async () => {
+    const server = await serve((_req, res, i) => {
+      res.statusCode = i === 0 ? 503 : 200;
+      if (i === 0) res.setHeader('content-encoding', 'gzip');
+      res.end(i === 0 ? gzipSync('busy') : 'fine');
+    });
+    const seen: { url: string; status: number; text: string }[] = [];
+    const http = client({
+      classifyResponse: (response) => {
+        seen.push(response);
+        return undefined;
+      },
+    });
+    const out = await http.get(`${server.origin}/cls?api_key=${KEY}`);
+    expect(out.text).toBe('fine');
+    // Left to the generic rules, the 503 was retried.
+    expect(seen).toEqual([{ url: `${server.origin}/cls`, status: 503, text: 'busy' }]);
+  });
+
+  it("'failed' ends the request at once with HTTP_FAILED, the reason in the message, never retried", async () => {
+    const server = await serve((_req, res) => {
+      res.statusCode = 403;
+      res.end(`<p>Register your client first</p> key=${KEY}`);
+    });
+    const http = client({
+      classifyResponse: (response) =>
+        response.text.includes('Register your client')
+          ? { kind: 'failed', reason: `HTTP 403 "Register": register and re-run (${response.text})` }
+          : undefined,
+    });
+    const e = (await caught(http.get(`${server.origin}/reg?api_key=${KEY}`))) as HttpError;
+    expect(e).toBeInstanceOf(HttpError);
+    expect(e.code).toBe('HTTP_FAILED');
+    expect(e.status).toBe(403);
+    expect(e.attempts).toBe(1);
+    expect(e.message).toContain(`GET ${server.origin}/reg failed: HTTP 403 "Register": register and re-run`);
+    expect(e.message).not.toContain(KEY);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('speaks before the generic rules: a 500 it calls rate-limited pauses instead of backing off', async () => {
+    const server = await serve((_req, res, i) => {
+      res.statusCode = i === 0 ? 500 : 200;
+      res.end(i === 0 ? 'maintenance window' : 'back');
+    });
+    const clock = createFakeClock(0);
+    const http = client({
+      clock,
+      classifyResponse: (response) =>
+        response.text === 'maintenance window' ? { kind: 'rate-limited', reason: 'maintenance' } : undefined,
+    });
+    const out = await http.get(`${server.origin}/mw`);
+    expect(out.text).toBe('back');
+    expect(clock.now()).toBeGreaterThanOrEqual(600_000);
+    expect(lines.join('\n')).toContain('rate limited by 127.0.0.1 (maintenance)');
   });
 });
 
@@ -477,20 +552,18 @@ describe('createHttpClient: cache, offline, secrets', () => {
   it('works with an undici MockAgent and no network', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    const pool = agent.get('https://data.sec.gov');
-    pool.intercept({ path: '/api/xbrl/companyfacts/CIK0000320193.json', method: 'GET' }).reply(500, 'oops');
+    const pool = agent.get('https://api.example.com');
+    pool.intercept({ path: '/v1/items/320193.json', method: 'GET' }).reply(500, 'oops');
     pool
-      .intercept({ path: '/api/xbrl/companyfacts/CIK0000320193.json', method: 'GET' })
-      .reply(200, { cik: 320193 }, { headers: { 'content-type': 'application/json' } });
+      .intercept({ path: '/v1/items/320193.json', method: 'GET' })
+      .reply(200, { id: 320193 }, { headers: { 'content-type': 'application/json' } });
     const http = client({
       dispatcher: agent,
-      hosts: { 'data.sec.gov': { maxPerInterval: 10, intervalMs: 1000 } },
+      hosts: { 'api.example.com': { maxPerInterval: 10, intervalMs: 1000 } },
     });
-    const out = await http.getJson<{ cik: number }>(
-      'https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json',
-    );
-    expect(out.json.cik).toBe(320193);
-    expect(http.stats().byHost).toEqual({ 'data.sec.gov': 2 });
+    const out = await http.getJson<{ id: number }>('https://api.example.com/v1/items/320193.json');
+    expect(out.json.id).toBe(320193);
+    expect(http.stats().byHost).toEqual({ 'api.example.com': 2 });
     agent.assertNoPendingInterceptors();
     await agent.close();
   });

@@ -6,7 +6,8 @@ import { AsofError } from '@asof/schema';
  * attempt failed before a status arrived: reset, timeout, refused).
  *
  * Codes: HTTP_FAILED (retries exhausted or a non-retryable status), HTTP_NOT_FOUND (404/410, never retried),
- * HTTP_RATE_LIMITED (403 rate-threshold page or 429 with `noWait`, or still limited after every attempt),
+ * HTTP_RATE_LIMITED (429, or a page `classifyResponse` calls rate-limited, with `noWait`, or still limited after
+ * every attempt),
  * HTTP_BAD_BODY (body stayed truncated/corrupt/unparseable after every attempt), HTTP_INVALID_URL,
  * HTTP_UNREACHABLE (no connection was ever made: no network, DNS failure, refused; a failure, exit 1),
  * HTTP_INVALID_REQUEST (undici refused to send it, e.g. a header value with a newline; never retried; exit 2).

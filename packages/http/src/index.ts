@@ -1,15 +1,11 @@
+export type { ClassifiedResponse, ResponseClassifier, ResponseVerdict } from './classify-status.ts';
 export type { Clock } from './clock.ts';
 export { systemClock } from './clock.ts';
-export type {
-  HostPolicy,
-  HttpClient,
-  HttpClientOptions,
-  HttpRequestInit,
-  HttpResponse,
-  HttpStats,
-} from './create-http-client.ts';
+export type { HttpClientOptions } from './create-http-client.ts';
 export { createHttpClient } from './create-http-client.ts';
 export * from './error-codes.ts';
+export type { HostPolicy } from './host-policy.ts';
+export type { HttpClient, HttpRequestInit, HttpResponse, HttpStats } from './http-client.ts';
 export { HttpError, OfflineCacheMissError } from './http-error.ts';
 export type { CacheEntry } from './response-cache.ts';
 export { SlidingWindowLimiter } from './sliding-window-limiter.ts';

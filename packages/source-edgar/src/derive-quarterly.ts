@@ -199,20 +199,8 @@ function sameFilingYear(fyReportEnd: string, ytdReportEnd: string): boolean {
   return d >= 0 && d < 200;
 }
 
-/**
- * Builds the quarterly and annual vintages of each detail category of one company.
- *
- * Q: reported 3-month durations; for additive currency flows, Q4 = FY − 9-month YTD with both from
- * periodic forms (10-K/10-Q and amendments) and the same fiscal-year start, re-derived whenever either
- * side is restated; a reported 3-month Q4 wins over the derived one. Per-share values and share counts are
- * never differenced. Instants go to Q when they fall on a fiscal quarter end seen in the company's
- * durations, and to A when they fall on a fiscal year end. A: fiscal-year durations.
- */
-export function deriveQuarterly(
-  facts: DatedFact[],
-  options: DeriveQuarterlyOptions = {},
-): DeriveQuarterlyResult {
-  let conflictingDuplicates = 0;
+/** Period ends seen in the company's durations: fiscal quarter ends (3M and FY ends) and fiscal year ends. */
+function periodEnds(facts: DatedFact[]): { quarterEnds: Set<string>; yearEnds: Set<string> } {
   const quarterEnds = new Set<string>();
   const yearEnds = new Set<string>();
   for (const f of facts) {
@@ -222,13 +210,18 @@ export function deriveQuarterly(
       yearEnds.add(f.end);
     }
   }
+  return { quarterEnds, yearEnds };
+}
 
-  const ledger = options.ledger;
-  const auxiliary = options.auxiliary ?? new Set<string>();
-  const reportEndOf = reportEnds(facts);
-
-  // One value per (category, period, filing): the highest-priority concept that filing used. A second
-  // copy (the same row listed twice, or the same fact in two downloads) is a duplicate.
+/**
+ * One value per (category, period, filing): the highest-priority concept that filing used. A second copy
+ * (the same row listed twice, or the same fact in two downloads) is a duplicate.
+ */
+function pickPerFiling(
+  facts: DatedFact[],
+  ledger: FactLedger | undefined,
+): { kept: DatedFact[]; conflictingDuplicates: number } {
+  let conflictingDuplicates = 0;
   const perFiling = new Map<string, { f: DatedFact; rank: number }>();
   for (const f of facts) {
     const key = `${f.detail_category}|${f.start ?? ''}|${f.end}|${f.accn}`;
@@ -243,12 +236,20 @@ export function deriveQuarterly(
       ledger?.drop(f.id, 'conflicting_duplicate');
     }
   }
+  return { kept: [...perFiling.values()].map(({ f }) => f), conflictingDuplicates };
+}
 
-  const byCategory = new Map<
-    string,
-    { kind: EdgarConceptKind; unit: string; periods: Map<string, FilingValue[]> }
-  >();
-  for (const { f } of perFiling.values()) {
+interface CategoryFilings {
+  kind: EdgarConceptKind;
+  unit: string;
+  /** By `start|end`, in first-seen order. */
+  periods: Map<string, FilingValue[]>;
+}
+
+/** The kept values by category and period, each named by its filing's report end. */
+function groupByCategory(kept: DatedFact[], reportEndOf: Map<string, string>): Map<string, CategoryFilings> {
+  const byCategory = new Map<string, CategoryFilings>();
+  for (const f of kept) {
     let cat = byCategory.get(f.detail_category);
     if (!cat) {
       cat = { kind: f.kind, unit: f.unit, periods: new Map() };
@@ -271,125 +272,160 @@ export function deriveQuarterly(
       ids: [f.id],
     });
   }
+  return byCategory;
+}
 
-  /**
-   * Accounting of values that reach a series (a quarter or fiscal-year period): each is mapped, unless
-   * another filing made public at the same instant replaced it with a different value (mergeVintages
-   * keeps the last accession of an instant).
-   */
-  const markReported = (list: FilingValue[], aux: boolean) => {
-    if (!ledger) return;
-    const last = new Map<Micros, FilingValue>();
-    for (const v of list) {
-      const prev = last.get(v.availableAt);
-      if (!prev || v.sourceRef > prev.sourceRef) last.set(v.availableAt, v);
-    }
-    for (const v of list) {
-      const kept = last.get(v.availableAt)!;
-      const reason = v === kept || sameValue(v.value, kept.value) ? null : 'same_instant_superseded';
-      for (const id of v.ids) {
-        if (reason) ledger.drop(id, reason);
-        else if (aux) ledger.drop(id, 'unknown_concept');
-        else ledger.map(id);
-      }
-    }
-  };
-  const dropAll = (list: FilingValue[], reason: string) => {
-    if (ledger) for (const v of list) for (const id of v.ids) ledger.drop(id, reason);
-  };
-
-  let derivedQ4 = 0;
-  const results = new Map<string, CategoryVintages>();
-  // Streams per Q period: the reported values, then derived values per filing year; A periods have
-  // only reported values.
-  const qStreams = new Map<string, Map<string, QSlot>>();
-  for (const [name, cat] of byCategory) {
-    const aux = auxiliary.has(name);
-    const q = new Map<string, QSlot>();
-    const a: PeriodVintages[] = [];
-    const nines: FilingValue[][] = [];
-    for (const [pk, list] of cat.periods) {
-      const { start, end } = list[0];
-      const cls = classifyPeriod(start, end);
-      const toQ = cls === '3M' || (cls === 'instant' && quarterEnds.has(end));
-      const toA = cls === 'FY' || (cls === 'instant' && yearEnds.has(end));
-      if (toQ) q.set(pk, { start, end, reported: list, derived: new Map() });
-      if (toA) a.push({ frequency: 'A', start, end, rows: mergeVintages([list]) });
-      if (toQ || toA) markReported(list, aux);
-      else if (cls === 'instant') dropAll(list, 'instant_off_period_end');
-      else if (cls === '9M') nines.push(list);
-      else dropAll(list, 'duration_class');
-    }
-    const additive = cat.kind === 'flow' && /^[A-Z]{3}$/.test(cat.unit);
-    // Nine-month values serve only the Q4 derivation: the ids that fed one, and those that could have.
-    const used = new Set<number>();
-    const eligible = new Set<number>();
-    if (additive) {
-      const ninesByStart = new Map<string, FilingValue[][]>();
-      for (const list of nines) {
-        const start = list[0].start!;
-        ninesByStart.set(start, [...(ninesByStart.get(start) ?? []), list]);
-      }
-      for (const fyList of cat.periods.values()) {
-        const { start: s, end: e } = fyList[0];
-        if (s === null || classifyPeriod(s, e) !== 'FY') continue;
-        const fyPeriodic = fyList.filter((v) => isPeriodicForm(v.form));
-        for (const ytdList of ninesByStart.get(s) ?? []) {
-          const q4Start = addDays(ytdList[0].end, 1);
-          if (classifyPeriod(q4Start, e) !== '3M') continue;
-          const ytdPeriodic = ytdList.filter((v) => isPeriodicForm(v.form));
-          // Pair FY and 9M values from filings of the same filing year (the year's own 10-K and Q3
-          // 10-Q, or next year's 10-K and Q3 10-Q re-reporting both as comparatives), so a restated FY
-          // is not differenced against a 9M from before the restatement. The year is named by the FY
-          // filing's report end, never by companyfacts `fy` (see reportEnds).
-          const qk = `${q4Start}|${e}`;
-          const slot = q.get(qk) ?? { start: q4Start, end: e, reported: [], derived: new Map() };
-          let any = false;
-          for (const g of new Set(fyPeriodic.map((v) => v.reportEnd))) {
-            const ytds = ytdPeriodic.filter((v) => sameFilingYear(g, v.reportEnd));
-            for (const v of ytds) for (const id of v.ids) eligible.add(id);
-            const events = combineStreams(
-              fyPeriodic.filter((v) => v.reportEnd === g),
-              ytds,
-              (fy, ytd) => {
-                for (const id of ytd.ids ?? []) used.add(id);
-                return {
-                  availableAt: 0,
-                  value: fy.value - ytd.value,
-                  sourceRef: `derived:Q4=FY(${fy.sourceRef})-9M(${ytd.sourceRef})`,
-                };
-              },
-            );
-            if (events.length === 0) continue;
-            slot.derived.set(g, [...(slot.derived.get(g) ?? []), ...events]);
-            any = true;
-          }
-          if (!any) continue;
-          q.set(qk, slot);
-          derivedQ4++;
-        }
-      }
-    }
-    if (ledger) {
-      for (const list of nines) {
-        for (const v of list) {
-          for (const id of v.ids) {
-            if (used.has(id)) ledger.map(id);
-            else if (!additive) ledger.drop(id, 'nine_months_not_additive');
-            else if (!isPeriodicForm(v.form)) ledger.drop(id, 'not_periodic_form');
-            else if (eligible.has(id)) ledger.drop(id, 'nine_months_superseded');
-            else ledger.drop(id, 'nine_months_unpaired');
-          }
-        }
-      }
-    }
-    qStreams.set(name, q);
-    results.set(name, { detail_category: name, kind: cat.kind, unit: cat.unit, periods: a });
+/**
+ * Accounting of values that reach a series (a quarter or fiscal-year period): each is mapped, unless
+ * another filing made public at the same instant replaced it with a different value (mergeVintages
+ * keeps the last accession of an instant).
+ */
+function markReported(ledger: FactLedger | undefined, list: FilingValue[], aux: boolean): void {
+  if (!ledger) return;
+  const last = new Map<Micros, FilingValue>();
+  for (const v of list) {
+    const prev = last.get(v.availableAt);
+    if (!prev || v.sourceRef > prev.sourceRef) last.set(v.availableAt, v);
   }
+  for (const v of list) {
+    const kept = last.get(v.availableAt)!;
+    const reason = v === kept || sameValue(v.value, kept.value) ? null : 'same_instant_superseded';
+    for (const id of v.ids) {
+      if (reason) ledger.drop(id, reason);
+      else if (aux) ledger.drop(id, 'unknown_concept');
+      else ledger.map(id);
+    }
+  }
+}
 
-  // Q4 EPS = Q4 net income / Q4 weighted shares for Q4s whose net income was derived. It is a stream
-  // below the reported Q4 EPS, which wins from the moment it is known: suppressing the derivation
-  // whenever some filing reports the Q4 would let a later download change what was known earlier.
+function dropAll(ledger: FactLedger | undefined, list: FilingValue[], reason: string): void {
+  if (ledger) for (const v of list) for (const id of v.ids) ledger.drop(id, reason);
+}
+
+/**
+ * Q4 = FY − 9-month YTD for each fiscal year with a nine-month value of the same start, added to `q` as
+ * derived streams per filing year. Returns how many Q4 periods were derived, the nine-month ids that fed
+ * one (`used`) and those that could have (`eligible`).
+ */
+function deriveQ4FromNineMonths(
+  cat: CategoryFilings,
+  nines: FilingValue[][],
+  q: Map<string, QSlot>,
+): { derived: number; used: Set<number>; eligible: Set<number> } {
+  let derived = 0;
+  const used = new Set<number>();
+  const eligible = new Set<number>();
+  const ninesByStart = new Map<string, FilingValue[][]>();
+  for (const list of nines) {
+    const start = list[0].start!;
+    ninesByStart.set(start, [...(ninesByStart.get(start) ?? []), list]);
+  }
+  for (const fyList of cat.periods.values()) {
+    const { start: s, end: e } = fyList[0];
+    if (s === null || classifyPeriod(s, e) !== 'FY') continue;
+    const fyPeriodic = fyList.filter((v) => isPeriodicForm(v.form));
+    for (const ytdList of ninesByStart.get(s) ?? []) {
+      const q4Start = addDays(ytdList[0].end, 1);
+      if (classifyPeriod(q4Start, e) !== '3M') continue;
+      const ytdPeriodic = ytdList.filter((v) => isPeriodicForm(v.form));
+      // Pair FY and 9M values from filings of the same filing year (the year's own 10-K and Q3
+      // 10-Q, or next year's 10-K and Q3 10-Q re-reporting both as comparatives), so a restated FY
+      // is not differenced against a 9M from before the restatement. The year is named by the FY
+      // filing's report end, never by companyfacts `fy` (see reportEnds).
+      const qk = `${q4Start}|${e}`;
+      const slot = q.get(qk) ?? { start: q4Start, end: e, reported: [], derived: new Map() };
+      let any = false;
+      for (const g of new Set(fyPeriodic.map((v) => v.reportEnd))) {
+        const ytds = ytdPeriodic.filter((v) => sameFilingYear(g, v.reportEnd));
+        for (const v of ytds) for (const id of v.ids) eligible.add(id);
+        const events = combineStreams(
+          fyPeriodic.filter((v) => v.reportEnd === g),
+          ytds,
+          (fy, ytd) => {
+            for (const id of ytd.ids ?? []) used.add(id);
+            return {
+              availableAt: 0,
+              value: fy.value - ytd.value,
+              sourceRef: `derived:Q4=FY(${fy.sourceRef})-9M(${ytd.sourceRef})`,
+            };
+          },
+        );
+        if (events.length === 0) continue;
+        slot.derived.set(g, [...(slot.derived.get(g) ?? []), ...events]);
+        any = true;
+      }
+      if (!any) continue;
+      q.set(qk, slot);
+      derived++;
+    }
+  }
+  return { derived, used, eligible };
+}
+
+/** Nine-month values serve only the Q4 derivation: mapped when they fed one, else dropped saying why not. */
+function accountNineMonths(
+  ledger: FactLedger,
+  nines: FilingValue[][],
+  additive: boolean,
+  used: Set<number>,
+  eligible: Set<number>,
+): void {
+  for (const list of nines) {
+    for (const v of list) {
+      for (const id of v.ids) {
+        if (used.has(id)) ledger.map(id);
+        else if (!additive) ledger.drop(id, 'nine_months_not_additive');
+        else if (!isPeriodicForm(v.form)) ledger.drop(id, 'not_periodic_form');
+        else if (eligible.has(id)) ledger.drop(id, 'nine_months_superseded');
+        else ledger.drop(id, 'nine_months_unpaired');
+      }
+    }
+  }
+}
+
+/**
+ * One category's periods: fiscal years (and instants on a year end) become A vintages at once; quarters
+ * (and instants on a quarter end) become Q slots, plus derived Q4s for additive currency flows.
+ */
+function deriveCategory(
+  name: string,
+  cat: CategoryFilings,
+  ends: { quarterEnds: Set<string>; yearEnds: Set<string> },
+  options: DeriveQuarterlyOptions,
+): { q: Map<string, QSlot>; a: PeriodVintages[]; derivedQ4: number } {
+  const ledger = options.ledger;
+  const aux = (options.auxiliary ?? new Set<string>()).has(name);
+  const q = new Map<string, QSlot>();
+  const a: PeriodVintages[] = [];
+  const nines: FilingValue[][] = [];
+  for (const [pk, list] of cat.periods) {
+    const { start, end } = list[0];
+    const cls = classifyPeriod(start, end);
+    const toQ = cls === '3M' || (cls === 'instant' && ends.quarterEnds.has(end));
+    const toA = cls === 'FY' || (cls === 'instant' && ends.yearEnds.has(end));
+    if (toQ) q.set(pk, { start, end, reported: list, derived: new Map() });
+    if (toA) a.push({ frequency: 'A', start, end, rows: mergeVintages([list]) });
+    if (toQ || toA) markReported(ledger, list, aux);
+    else if (cls === 'instant') dropAll(ledger, list, 'instant_off_period_end');
+    else if (cls === '9M') nines.push(list);
+    else dropAll(ledger, list, 'duration_class');
+  }
+  const additive = cat.kind === 'flow' && /^[A-Z]{3}$/.test(cat.unit);
+  const q4 = additive
+    ? deriveQ4FromNineMonths(cat, nines, q)
+    : { derived: 0, used: new Set<number>(), eligible: new Set<number>() };
+  if (ledger) accountNineMonths(ledger, nines, additive, q4.used, q4.eligible);
+  return { q, a, derivedQ4: q4.derived };
+}
+
+/**
+ * Q4 EPS = Q4 net income / Q4 weighted shares for Q4s whose net income was derived, added to `qStreams`.
+ * It is a stream below the reported Q4 EPS, which wins from the moment it is known: suppressing the
+ * derivation whenever some filing reports the Q4 would let a later download change what was known earlier.
+ * Returns how many were derived.
+ */
+function deriveQ4Eps(qStreams: Map<string, Map<string, QSlot>>, options: DeriveQuarterlyOptions): number {
+  const ledger = options.ledger;
   let derivedQ4Eps = 0;
   for (const [eps, { netIncome, shares }] of Object.entries(options.epsFromNetIncome ?? {})) {
     const ni = qStreams.get(netIncome);
@@ -420,6 +456,39 @@ export function deriveQuarterly(
       derivedQ4Eps++;
     }
   }
+  return derivedQ4Eps;
+}
+
+/**
+ * Builds the quarterly and annual vintages of each detail category of one company.
+ *
+ * Q: reported 3-month durations; for additive currency flows, Q4 = FY − 9-month YTD with both from
+ * periodic forms (10-K/10-Q and amendments) and the same fiscal-year start, re-derived whenever either
+ * side is restated; a reported 3-month Q4 wins over the derived one. Per-share values and share counts are
+ * never differenced. Instants go to Q when they fall on a fiscal quarter end seen in the company's
+ * durations, and to A when they fall on a fiscal year end. A: fiscal-year durations.
+ */
+export function deriveQuarterly(
+  facts: DatedFact[],
+  options: DeriveQuarterlyOptions = {},
+): DeriveQuarterlyResult {
+  const ends = periodEnds(facts);
+  const reportEndOf = reportEnds(facts);
+  const { kept, conflictingDuplicates } = pickPerFiling(facts, options.ledger);
+  const byCategory = groupByCategory(kept, reportEndOf);
+
+  let derivedQ4 = 0;
+  const results = new Map<string, CategoryVintages>();
+  // Streams per Q period: the reported values, then derived values per filing year; A periods have
+  // only reported values.
+  const qStreams = new Map<string, Map<string, QSlot>>();
+  for (const [name, cat] of byCategory) {
+    const { q, a, derivedQ4: n } = deriveCategory(name, cat, ends, options);
+    derivedQ4 += n;
+    qStreams.set(name, q);
+    results.set(name, { detail_category: name, kind: cat.kind, unit: cat.unit, periods: a });
+  }
+  const derivedQ4Eps = deriveQ4Eps(qStreams, options);
 
   for (const [name, q] of qStreams) {
     const res = results.get(name);

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { createHttpClient } from '@asof/http';
 import { CollectingSink } from '@asof/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifySecResponse } from './classify-sec-response.ts';
 import { ingestEdgarLive } from './fetch-edgar.ts';
 import { generateSyntheticEdgar, ingestSyntheticEdgar } from './generate-synthetic-edgar.ts';
 
@@ -119,6 +120,7 @@ function client(cacheDir: string, offline = false) {
     retries: 4,
     backoffBaseMs: 1,
     backoffMaxMs: 5,
+    classifyResponse: classifySecResponse,
   });
 }
 

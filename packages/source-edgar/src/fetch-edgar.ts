@@ -1,6 +1,7 @@
 import { createHttpClient, type HttpClient, HttpError } from '@asof/http';
 import { type AtomicSink, InputError, type RawInput } from '@asof/schema';
 import type { Dispatcher } from 'undici';
+import { classifySecResponse } from './classify-sec-response.ts';
 import { parseCompanyTickers } from './company-tickers-payload.ts';
 import { padCik } from './companyfacts-payload.ts';
 import {
@@ -18,7 +19,10 @@ export interface FetchEdgarOptions {
   tickers: string[];
   /** Environment to read ASOF_SEC_USER_AGENT from. Default process.env. */
   env?: Record<string, string | undefined>;
-  /** A ready client (tests); otherwise one is created with SEC's fair-access limits and closed afterwards. */
+  /**
+   * A ready client (tests); otherwise one is created with SEC's fair-access limits and closed afterwards. A
+   * ready client should pass `classifyResponse: classifySecResponse`, or SEC's 403 pages read as plain 403s.
+   */
   client?: HttpClient;
   cacheDir?: string;
   offline?: boolean;
@@ -105,6 +109,7 @@ export async function fetchEdgar(options: FetchEdgarOptions): Promise<FetchedEdg
       retries: options.retries,
       dispatcher: options.dispatcher,
       log: options.log,
+      classifyResponse: classifySecResponse,
       unreachableHint:
         'rerun when online, serve earlier downloads from the cache with --offline (pipeline: "offline": true), ' +
         'or replay recorded SEC JSON files with --raw-dir DIR (no User-Agent needed)',

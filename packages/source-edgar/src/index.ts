@@ -1,4 +1,5 @@
 export * from './as-of-view.ts';
+export * from './classify-sec-response.ts';
 export * from './company-tickers-payload.ts';
 export * from './companyfacts-payload.ts';
 export * from './counter-prng.ts';

@@ -1,11 +1,16 @@
 import { endOfDayMicros, zonedMicros } from '@asof/calendar';
 import type { AtomicSink, Micros, SeriesInput } from '@asof/schema';
 import type { CompanyfactsPayload } from './companyfacts-payload.ts';
-import { type DatedFact, deriveQuarterly } from './derive-quarterly.ts';
+import { type CategoryVintages, type DatedFact, deriveQuarterly } from './derive-quarterly.ts';
 import { edgarAvailableAt } from './edgar-available-at.ts';
 import { detailCategorySlug, type EdgarConceptMapping } from './edgar-concept-mapping.ts';
 import { FactLedger } from './fact-ledger.ts';
-import { type CompanyfactsDownload, parseCompanyfactsDownloads } from './parse-companyfacts.ts';
+import {
+  type CompanyfactsDownload,
+  type EdgarFactValue,
+  type ParsedCompanyfacts,
+  parseCompanyfactsDownloads,
+} from './parse-companyfacts.ts';
 import type { ParsedSubmissions } from './parse-submissions.ts';
 
 const NY = 'America/New_York';
@@ -103,6 +108,133 @@ function skip(sink: AtomicSink, base: EdgarCompanySummary, reason: string): Edga
 }
 
 /**
+ * The skip of a company none of whose facts is in a mapped category: an IFRS-only filer (its facts dropped
+ * as ifrs_filer), or one that reports none of the concepts. `account` writes the ledger to the sink.
+ */
+function skipUnmapped(
+  sink: AtomicSink,
+  base: EdgarCompanySummary,
+  parsed: ParsedCompanyfacts,
+  ledger: FactLedger,
+  account: () => void,
+  options: MapEdgarOptions,
+): EdgarCompanySummary {
+  if (!parsed.taxonomies.includes('us-gaap') && parsed.taxonomies.some((t) => t.startsWith('ifrs'))) {
+    ledger.dropAll('ifrs_filer');
+    account();
+    return skip(
+      sink,
+      base,
+      `IFRS filer: companyfacts has no us-gaap facts (taxonomies: ${parsed.taxonomies.join(', ')}); ` +
+        'asof maps only us-gaap concepts to the Fundamentals categories, so its facts are counted dropped as ifrs_filer',
+    );
+  }
+  // Left unsettled here: weighted basic shares, read only to derive Q4 EPS (not a registry concept).
+  ledger.settleRest('unknown_concept');
+  account();
+  return skip(
+    sink,
+    base,
+    `reports none of the mapped us-gaap concepts of the ${options.conceptMap.length} Fundamentals categories ` +
+      `(taxonomies: ${parsed.taxonomies.join(', ') || 'none'})`,
+  );
+}
+
+/**
+ * Each fact with its availability: its filing's acceptance time from submissions, else the filing date at
+ * 23:59:59 ET, never before its period's end. Counts both fallbacks in `base`.
+ */
+function dateFacts(
+  facts: EdgarFactValue[],
+  filings: ParsedSubmissions['filings'] | undefined,
+  base: EdgarCompanySummary,
+): DatedFact[] {
+  const availabilityByAccn = new Map<string, Micros>();
+  const dated: DatedFact[] = [];
+  for (const f of facts) {
+    const key = `${f.accn}|${f.filed}`;
+    let at = availabilityByAccn.get(key);
+    if (at === undefined) {
+      const filing = filings?.get(f.accn);
+      if (filing) {
+        // A companyfacts `filed` later than the index's date would mean a re-dated filing: keep the later.
+        at =
+          filing.filingDate >= f.filed
+            ? filing.availableAt
+            : Math.max(filing.availableAt, edgarAvailableAt({ filingDate: f.filed }));
+      } else {
+        at = edgarAvailableAt({ filingDate: f.filed });
+      }
+      availabilityByAccn.set(key, at);
+    }
+    if (!filings?.has(f.accn)) base.facts_dated_by_filed++;
+    const periodEnd = periodEndMicros(f.end);
+    if (at < periodEnd) {
+      base.facts_clamped_to_period_end++;
+      at = periodEnd;
+    }
+    // parseCompanyfacts built these objects for this call alone: extend them in place.
+    const d = f as DatedFact;
+    d.availableAt = at;
+    dated.push(d);
+  }
+  return dated;
+}
+
+/** One series (a category at one frequency) and its vintage rows; counts them in `base`. */
+function addCategorySeries(
+  sink: AtomicSink,
+  cat: CategoryVintages,
+  frequency: 'Q' | 'A',
+  company: { cik: string; entityName: string; fiscalYearEnd: string | null },
+  base: EdgarCompanySummary,
+  options: MapEdgarOptions,
+): void {
+  const periods = cat.periods.filter((p) => p.frequency === frequency && p.rows.length > 0);
+  if (periods.length === 0) return;
+  const prefix = options.isSynthetic ? 'syn:edgar' : 'edgar';
+  const slug = detailCategorySlug(cat.detail_category);
+  const seriesId = `${prefix}:${company.cik}:${slug}:${frequency}`;
+  const series: SeriesInput = {
+    series_id: seriesId,
+    source: 'edgar',
+    source_key: `CIK${company.cik}/${slug}/${frequency}`,
+    title: `${company.entityName}: ${cat.detail_category} (${frequency === 'Q' ? 'fiscal quarter' : 'fiscal year'}, ${cat.unit})`,
+    unit: cat.unit,
+    frequency,
+    scope: 'Individual',
+    category: 'Fundamentals',
+    detail_category: cat.detail_category,
+    entity_id: company.cik,
+    entity_name: company.entityName,
+    currency: currencyOf(cat.unit),
+    seasonal_adjustment: 'NSA',
+    fiscal_year_end: company.fiscalYearEnd,
+    is_synthetic: options.isSynthetic === true,
+    universe_kind: 'point_in_time',
+  };
+  sink.addSeries(series);
+  base.series++;
+  for (const p of periods) {
+    const timestamp = periodEndMicros(p.end);
+    const periodStart = p.start === null ? null : periodStartMicros(p.start);
+    p.rows.forEach((r, i) => {
+      sink.addObservation({
+        series_id: seriesId,
+        timestamp,
+        period_start: periodStart,
+        available_at: r.availableAt,
+        value: r.value,
+        available_at_basis: 'filing',
+        source_ref: r.sourceRef,
+      });
+      base.observations++;
+      if (i > 0) base.revisions++;
+    });
+  }
+}
+
+/**
  * Maps one company's companyfacts (+ submissions) to atomic series and vintage observations in `sink`.
  * Series ids: `edgar:<CIK10>:<detail-category-slug>:<Q|A>` (prefixed `syn:` for synthetic data).
  * IFRS-only filers and companies reporting none of the mapped concepts are skipped with a reason (a
@@ -149,59 +281,9 @@ export function mapEdgarToAtomic(
   };
   const mapped = new Set(options.conceptMap.map((m) => m.detail_category));
   const hasMapped = parsed.facts.some((f) => mapped.has(f.detail_category));
-  if (!hasMapped) {
-    if (!parsed.taxonomies.includes('us-gaap') && parsed.taxonomies.some((t) => t.startsWith('ifrs'))) {
-      ledger.dropAll('ifrs_filer');
-      account();
-      return skip(
-        sink,
-        base,
-        `IFRS filer: companyfacts has no us-gaap facts (taxonomies: ${parsed.taxonomies.join(', ')}); ` +
-          'asof maps only us-gaap concepts to the Fundamentals categories, so its facts are counted dropped as ifrs_filer',
-      );
-    }
-    // Left unsettled here: weighted basic shares, read only to derive Q4 EPS (not a registry concept).
-    ledger.settleRest('unknown_concept');
-    account();
-    return skip(
-      sink,
-      base,
-      `reports none of the mapped us-gaap concepts of the ${options.conceptMap.length} Fundamentals categories ` +
-        `(taxonomies: ${parsed.taxonomies.join(', ') || 'none'})`,
-    );
-  }
+  if (!hasMapped) return skipUnmapped(sink, base, parsed, ledger, account, options);
 
-  const filings = input.submissions?.filings;
-  const availabilityByAccn = new Map<string, Micros>();
-  const dated: DatedFact[] = [];
-  for (const f of parsed.facts) {
-    const key = `${f.accn}|${f.filed}`;
-    let at = availabilityByAccn.get(key);
-    if (at === undefined) {
-      const filing = filings?.get(f.accn);
-      if (filing) {
-        // A companyfacts `filed` later than the index's date would mean a re-dated filing: keep the later.
-        at =
-          filing.filingDate >= f.filed
-            ? filing.availableAt
-            : Math.max(filing.availableAt, edgarAvailableAt({ filingDate: f.filed }));
-      } else {
-        at = edgarAvailableAt({ filingDate: f.filed });
-      }
-      availabilityByAccn.set(key, at);
-    }
-    if (!filings?.has(f.accn)) base.facts_dated_by_filed++;
-    const periodEnd = periodEndMicros(f.end);
-    if (at < periodEnd) {
-      base.facts_clamped_to_period_end++;
-      at = periodEnd;
-    }
-    // parseCompanyfacts built these objects for this call alone: extend them in place.
-    const d = f as DatedFact;
-    d.availableAt = at;
-    dated.push(d);
-  }
-
+  const dated = dateFacts(parsed.facts, input.submissions?.filings, base);
   const derived = deriveQuarterly(dated, {
     epsFromNetIncome: {
       'EPS Basic': { netIncome: 'Net Income', shares: AUX_BASIC_SHARES.detail_category },
@@ -215,56 +297,18 @@ export function mapEdgarToAtomic(
   base.derived_q4_eps = derived.derivedQ4Eps;
   base.conflicting_duplicates = derived.conflictingDuplicates;
 
-  const fiscalYearEnd = fiscalYearEndOf(input, dated);
-  const prefix = options.isSynthetic ? 'syn:edgar' : 'edgar';
+  const company = {
+    cik: parsed.cik,
+    entityName: parsed.entityName,
+    fiscalYearEnd: fiscalYearEndOf(input, dated),
+  };
   const order = new Map(options.conceptMap.map((m, i) => [m.detail_category, i]));
   const categories = derived.categories
     .filter((c) => mapped.has(c.detail_category))
     .sort((a, b) => (order.get(a.detail_category) ?? 0) - (order.get(b.detail_category) ?? 0));
   for (const cat of categories) {
-    for (const frequency of ['Q', 'A'] as const) {
-      const periods = cat.periods.filter((p) => p.frequency === frequency && p.rows.length > 0);
-      if (periods.length === 0) continue;
-      const slug = detailCategorySlug(cat.detail_category);
-      const seriesId = `${prefix}:${parsed.cik}:${slug}:${frequency}`;
-      const series: SeriesInput = {
-        series_id: seriesId,
-        source: 'edgar',
-        source_key: `CIK${parsed.cik}/${slug}/${frequency}`,
-        title: `${parsed.entityName}: ${cat.detail_category} (${frequency === 'Q' ? 'fiscal quarter' : 'fiscal year'}, ${cat.unit})`,
-        unit: cat.unit,
-        frequency,
-        scope: 'Individual',
-        category: 'Fundamentals',
-        detail_category: cat.detail_category,
-        entity_id: parsed.cik,
-        entity_name: parsed.entityName,
-        currency: currencyOf(cat.unit),
-        seasonal_adjustment: 'NSA',
-        fiscal_year_end: fiscalYearEnd,
-        is_synthetic: options.isSynthetic === true,
-        universe_kind: 'point_in_time',
-      };
-      sink.addSeries(series);
-      base.series++;
-      for (const p of periods) {
-        const timestamp = periodEndMicros(p.end);
-        const periodStart = p.start === null ? null : periodStartMicros(p.start);
-        p.rows.forEach((r, i) => {
-          sink.addObservation({
-            series_id: seriesId,
-            timestamp,
-            period_start: periodStart,
-            available_at: r.availableAt,
-            value: r.value,
-            available_at_basis: 'filing',
-            source_ref: r.sourceRef,
-          });
-          base.observations++;
-          if (i > 0) base.revisions++;
-        });
-      }
-    }
+    for (const frequency of ['Q', 'A'] as const)
+      addCategorySeries(sink, cat, frequency, company, base, options);
   }
   if (base.facts_clamped_to_period_end > 0) {
     sink.addWarning({

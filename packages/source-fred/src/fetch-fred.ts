@@ -1,25 +1,29 @@
-import { type Clock, createHttpClient, type HttpClient, HttpError } from '@asof/http';
-import { AsofError, InputError } from '@asof/schema';
+import { type Clock, createHttpClient, type HttpClient } from '@asof/http';
+import { InputError } from '@asof/schema';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { explainFredFailure } from './explain-fred-failure.ts';
+import {
+  fetchObservationWindow,
+  fetchReleaseDates,
+  fetchVintageDates,
+  REALTIME_END_ALL,
+  REALTIME_START_ALL,
+} from './fetch-fred-pages.ts';
 import { FredApiError } from './fred-api-error.ts';
 import { addDays } from './fred-dates.ts';
 import {
   FredErrorResponse,
   type FredObservation,
-  FredObservationsResponse,
   type FredRelease,
-  FredReleaseDatesResponse,
   FredReleasesResponse,
   type FredSeriesMeta,
   FredSeriesResponse,
-  FredVintageDatesResponse,
   parseFredPayload,
 } from './fred-payload.ts';
+import type { FredRawResponse } from './fred-raw-response.ts';
 
 export const FRED_BASE_URL = 'https://api.stlouisfed.org/fred';
-export const REALTIME_START_ALL = '1776-07-04';
-export const REALTIME_END_ALL = '9999-12-31';
 /** ALFRED refuses an observations request whose realtime window holds more vintage dates than this. */
 export const MAX_VINTAGE_DATES_PER_REQUEST = 2000;
 
@@ -47,14 +51,6 @@ export interface FredClientOptions {
   maxVintageDatesPerRequest?: number;
   /** `limit` of an observations page. Default 100 000 (FRED's maximum). */
   observationsPageLimit?: number;
-}
-
-/** One raw response the fetch used, for the manifest's raw-input list (URL without the key). */
-export interface FredRawResponse {
-  url: string;
-  sha256: string;
-  bytes: number;
-  fromCache: boolean;
 }
 
 export interface FredSeriesBundle {
@@ -105,21 +101,6 @@ export function resolveFredApiKey(apiKey: string | undefined = process.env.ASOF_
     );
   }
   return apiKey.trim();
-}
-
-/** FRED's error JSON, recovered from an HttpError (whose message carries a scrubbed body snippet). */
-function fredErrorFrom(error: unknown): { code?: number; message: string } | undefined {
-  if (!(error instanceof HttpError)) return undefined;
-  const m = /"error_message"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(error.message);
-  if (m === null) return undefined;
-  const c = /"error_code"\s*:\s*(\d+)/.exec(error.message);
-  let message = m[1];
-  try {
-    message = JSON.parse(`"${m[1]}"`);
-  } catch {
-    // keep the raw text
-  }
-  return { code: c === null ? error.status : Number(c[1]), message };
 }
 
 /**
@@ -179,6 +160,34 @@ export function stitchObservationChunks(
   );
 }
 
+/** The @asof/http client for FRED's host: its published rate, one request at a time, the key kept secret. */
+function createFredHttpClient(options: FredClientOptions, apiKey: string, host: string): HttpClient {
+  return createHttpClient({
+    hosts: {
+      [host]: {
+        maxPerInterval: options.maxPerInterval ?? 120,
+        intervalMs: options.intervalMs ?? 60_000,
+        // One request at a time keeps FRED's per-minute budget predictable and the order deterministic.
+        concurrency: 1,
+        rateLimitPauseMs: options.rateLimitPauseMs ?? 60_000,
+      },
+    },
+    secretParams: ['api_key'],
+    secretValues: apiKey === '' ? [] : [apiKey],
+    unreachableHint:
+      'rerun when online, rebuild from responses already in the cache with --offline (pipeline: "offline": true; ' +
+      'no ASOF_FRED_API_KEY needed), or replay recorded FRED files with --raw-dir DIR',
+    cacheDir: options.cacheDir,
+    offline: options.offline,
+    dispatcher: options.dispatcher,
+    clock: options.clock,
+    log: options.log,
+    retries: options.retries,
+    backoffBaseMs: options.backoffBaseMs,
+    backoffMaxMs: options.backoffMaxMs,
+  });
+}
+
 export function createFredClient(options: FredClientOptions = {}): FredClient {
   const givenKey = options.apiKey ?? process.env.ASOF_FRED_API_KEY;
   // Offline runs read the cache, whose keys never contain api_key, so they need no key at all.
@@ -188,32 +197,7 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
   const maxV = options.maxVintageDatesPerRequest ?? MAX_VINTAGE_DATES_PER_REQUEST;
   const pageLimit = options.observationsPageLimit ?? 100_000;
   const ownHttp = options.http === undefined;
-  const http =
-    options.http ??
-    createHttpClient({
-      hosts: {
-        [host]: {
-          maxPerInterval: options.maxPerInterval ?? 120,
-          intervalMs: options.intervalMs ?? 60_000,
-          // One request at a time keeps FRED's per-minute budget predictable and the order deterministic.
-          concurrency: 1,
-          rateLimitPauseMs: options.rateLimitPauseMs ?? 60_000,
-        },
-      },
-      secretParams: ['api_key'],
-      secretValues: apiKey === '' ? [] : [apiKey],
-      unreachableHint:
-        'rerun when online, rebuild from responses already in the cache with --offline (pipeline: "offline": true; ' +
-        'no ASOF_FRED_API_KEY needed), or replay recorded FRED files with --raw-dir DIR',
-      cacheDir: options.cacheDir,
-      offline: options.offline,
-      dispatcher: options.dispatcher,
-      clock: options.clock,
-      log: options.log,
-      retries: options.retries,
-      backoffBaseMs: options.backoffBaseMs,
-      backoffMaxMs: options.backoffMaxMs,
-    });
+  const http = options.http ?? createFredHttpClient(options, apiKey, host);
   const scrub = (text: string) => (apiKey === '' ? text : text.split(apiKey).join('***'));
 
   async function getJson<S extends z.ZodType>(
@@ -230,29 +214,7 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
     try {
       res = await http.getJson(`${baseUrl}/${path}?${query.toString()}`);
     } catch (error) {
-      const fred = fredErrorFrom(error);
-      if (fred !== undefined) {
-        throw new FredApiError({
-          seriesId,
-          what,
-          url: publicUrl,
-          errorCode: fred.code,
-          fredMessage: scrub(fred.message),
-          cause: error,
-        });
-      }
-      if (error instanceof AsofError) {
-        throw new AsofError(
-          error.code,
-          scrub(`FRED ${seriesId === undefined ? what : `series ${seriesId} (${what})`}: ${error.message}`),
-          {
-            cause: error,
-            exitCode: error.exitCode,
-            context: { ...error.context, series_id: seriesId, url: publicUrl },
-          },
-        );
-      }
-      throw error;
+      throw explainFredFailure(error, { seriesId, what, publicUrl }, scrub);
     }
     const err = FredErrorResponse.safeParse(res.json);
     if (err.success) {
@@ -268,85 +230,20 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
     return { json, raw: { url: res.url, sha256: res.sha256, bytes: res.bytes, fromCache: res.fromCache } };
   }
 
-  async function fetchVintageDates(fredId: string, responses: FredRawResponse[]): Promise<string[]> {
-    const dates: string[] = [];
-    for (let offset = 0; ; ) {
-      const { json, raw } = await getJson(
-        'series/vintagedates',
-        {
-          series_id: fredId,
-          realtime_start: REALTIME_START_ALL,
-          realtime_end: REALTIME_END_ALL,
-          limit: '10000',
-          offset: String(offset),
-        },
-        FredVintageDatesResponse,
-        'series/vintagedates',
-        fredId,
-      );
-      responses.push(raw);
-      dates.push(...json.vintage_dates);
-      offset += json.vintage_dates.length;
-      if (json.vintage_dates.length === 0 || offset >= json.count) break;
-    }
-    return dates;
-  }
-
-  async function fetchWindow(
-    fredId: string,
-    window: { realtime_start: string; realtime_end: string },
-    responses: FredRawResponse[],
-  ): Promise<FredObservation[]> {
-    const rows: FredObservation[] = [];
-    for (let offset = 0; ; ) {
-      const { json, raw } = await getJson(
-        'series/observations',
-        {
-          series_id: fredId,
-          realtime_start: window.realtime_start,
-          realtime_end: window.realtime_end,
-          limit: String(pageLimit),
-          offset: String(offset),
-        },
-        FredObservationsResponse,
-        'series/observations',
-        fredId,
-      );
-      responses.push(raw);
-      rows.push(...json.observations);
-      offset += json.observations.length;
-      if (json.observations.length === 0 || offset >= json.count) break;
-    }
-    return rows;
-  }
-
-  async function fetchReleaseDates(releaseId: number) {
-    const responses: FredRawResponse[] = [];
-    const dates: string[] = [];
-    for (let offset = 0; ; ) {
-      const { json, raw } = await getJson(
-        'release/dates',
-        {
-          release_id: String(releaseId),
-          realtime_start: REALTIME_START_ALL,
-          realtime_end: REALTIME_END_ALL,
-          include_release_dates_with_no_data: 'false',
-          sort_order: 'asc',
-          limit: '10000',
-          offset: String(offset),
-        },
-        FredReleaseDatesResponse,
-        `release/dates of release ${releaseId}`,
-      );
-      responses.push(raw);
-      dates.push(...json.release_dates.map((d) => d.date));
-      offset += json.release_dates.length;
-      if (json.release_dates.length === 0 || offset >= json.count) break;
-    }
-    return { dates: [...new Set(dates)].sort(), responses };
-  }
-
   const releaseDateMemo = new Map<number, ReturnType<typeof fetchReleaseDates>>();
+
+  /** One calendar per release, however many of its series are fetched; its responses count once. */
+  async function memoReleaseDates(releaseId: number, responses: FredRawResponse[]): Promise<string[]> {
+    let pending = releaseDateMemo.get(releaseId);
+    const first = pending === undefined;
+    if (pending === undefined) {
+      pending = fetchReleaseDates(getJson, releaseId);
+      releaseDateMemo.set(releaseId, pending);
+    }
+    const r = await pending;
+    if (first) responses.push(...r.responses);
+    return r.dates;
+  }
 
   async function fetchSeries(
     fredId: string,
@@ -364,28 +261,19 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
     );
     responses.push(rel.raw);
     const release = rel.json.releases[0];
-    const vintageDates = await fetchVintageDates(fredId, responses);
+    const vintageDates = await fetchVintageDates(getJson, fredId, responses);
     const windows = planRealtimeWindows(vintageDates, maxV);
     const chunks: { realtime_start: string; observations: FredObservation[] }[] = [];
     for (const w of windows) {
       chunks.push({
         realtime_start: w.realtime_start,
-        observations: await fetchWindow(fredId, w, responses),
+        observations: await fetchObservationWindow(getJson, fredId, w, pageLimit, responses),
       });
     }
-    let releaseDates: string[] | undefined;
-    if (opts.releaseDates === true && release !== undefined) {
-      // One calendar per release, however many of its series are fetched.
-      let pending = releaseDateMemo.get(release.id);
-      const first = pending === undefined;
-      if (pending === undefined) {
-        pending = fetchReleaseDates(release.id);
-        releaseDateMemo.set(release.id, pending);
-      }
-      const r = await pending;
-      releaseDates = r.dates;
-      if (first) responses.push(...r.responses);
-    }
+    const releaseDates =
+      opts.releaseDates === true && release !== undefined
+        ? await memoReleaseDates(release.id, responses)
+        : undefined;
     return {
       fredId,
       meta: series.json.seriess[0],
@@ -401,7 +289,7 @@ export function createFredClient(options: FredClientOptions = {}): FredClient {
   return {
     getJson,
     fetchSeries,
-    fetchReleaseDates,
+    fetchReleaseDates: (releaseId) => fetchReleaseDates(getJson, releaseId),
     stats: () => {
       const s = http.stats();
       return { requests: s.requests, retries: s.retries, cacheHits: s.cacheHits };

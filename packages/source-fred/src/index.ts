@@ -1,20 +1,14 @@
 export * from './error-codes.ts';
-export type {
-  FredClient,
-  FredClientOptions,
-  FredRawResponse,
-  FredSeriesBundle,
-} from './fetch-fred.ts';
+export type { FredClient, FredClientOptions, FredSeriesBundle } from './fetch-fred.ts';
 export {
   createFredClient,
   FRED_BASE_URL,
   MAX_VINTAGE_DATES_PER_REQUEST,
   planRealtimeWindows,
-  REALTIME_END_ALL,
-  REALTIME_START_ALL,
   resolveFredApiKey,
   stitchObservationChunks,
 } from './fetch-fred.ts';
+export { REALTIME_END_ALL, REALTIME_START_ALL } from './fetch-fred-pages.ts';
 export { FredApiError } from './fred-api-error.ts';
 export { FredConfig, SYNTHETIC_ALFRED_MAX_SERIES_YEARS } from './fred-config.ts';
 export { isUsBusinessDay, nextUsBusinessDay, usFederalHolidays } from './fred-dates.ts';
@@ -30,6 +24,7 @@ export {
   FredVintageDatesResponse,
   parseFredPayload,
 } from './fred-payload.ts';
+export type { FredRawResponse } from './fred-raw-response.ts';
 export { fredSource } from './fred-source.ts';
 export type { SyntheticAlfred, SyntheticAlfredOptions } from './generate-synthetic-alfred.ts';
 export {
