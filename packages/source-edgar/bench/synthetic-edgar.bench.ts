@@ -1,6 +1,7 @@
 // Times the synthetic EDGAR generator + parser at the default pipeline's size (npx tsx bench/synthetic-edgar.bench.ts).
 import { CollectingSink } from '@asof/schema';
-import { generateSyntheticEdgar, ingestEdgarRawDir, ingestSyntheticEdgar } from '@asof/source-edgar';
+import { generateSyntheticEdgar, ingestSyntheticEdgar } from '../src/generate-synthetic-edgar.ts';
+import { ingestEdgarRawDir } from '../src/ingest-edgar-raw-dir.ts';
 
 const companies = Number(process.argv[2] ?? 50);
 const fiscalYears = Number(process.argv[3] ?? 21);

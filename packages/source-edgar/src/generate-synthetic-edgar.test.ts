@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyedUniform } from '@asof/prng';
 import { CollectingSink, type ObservationRow } from '@asof/schema';
 import { describe, expect, it } from 'vitest';
 import { asOfView } from './as-of-view.ts';
-import { counterUniform } from './counter-prng.ts';
 import {
   generateSyntheticEdgar,
   ingestSyntheticEdgar,
@@ -21,13 +21,13 @@ const byPeriod = (rows: ObservationRow[]) => {
   return m;
 };
 
-describe('counterUniform', () => {
+describe('keyedUniform', () => {
   it('is a pure function of (seed, stream, step), uniform-looking in [0, 1)', () => {
-    const a = [0, 1, 2, 3].map((i) => counterUniform(5, 's', i));
-    const b = [3, 2, 1, 0].map((i) => counterUniform(5, 's', i)).reverse();
+    const a = [0, 1, 2, 3].map((i) => keyedUniform(5, 's', i));
+    const b = [3, 2, 1, 0].map((i) => keyedUniform(5, 's', i)).reverse();
     expect(a).toEqual(b);
-    expect(counterUniform(5, 's', 0)).not.toBe(counterUniform(6, 's', 0));
-    const xs = Array.from({ length: 4000 }, (_, i) => counterUniform('seed', 'x', i));
+    expect(keyedUniform(5, 's', 0)).not.toBe(keyedUniform(6, 's', 0));
+    const xs = Array.from({ length: 4000 }, (_, i) => keyedUniform('seed', 'x', i));
     expect(Math.min(...xs)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...xs)).toBeLessThan(1);
     const mean = xs.reduce((p, x) => p + x, 0) / xs.length;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { keyedNormal, keyedUniform } from '@asof/prng';
 import type { AtomicSink } from '@asof/schema';
-import { counterNormal, counterUniform } from './counter-prng.ts';
 import type { EdgarIngestSummary } from './ingest-edgar-payloads.ts';
 import {
   type EdgarRawFile,
@@ -399,8 +399,8 @@ export function generateSyntheticEdgar(options: SyntheticEdgarOptions): Syntheti
     const name = `Synthetic Company ${letter} Inc.`;
     tickers[String(c)] = { cik_str: cikNum, ticker, title: name };
     const s = `${c}`;
-    const u: Draw = (stream, step) => counterUniform(seed, `${s}/${stream}`, step);
-    const n: Draw = (stream, step) => counterNormal(seed, `${s}/${stream}`, step);
+    const u: Draw = (stream, step) => keyedUniform(seed, `${s}/${stream}`, step);
+    const n: Draw = (stream, step) => keyedNormal(seed, `${s}/${stream}`, step);
     const cal = fiscalCalendar([12, 9, 1, 6][c % 4]);
 
     const truth = simulateTruth(u, n, first, years);

@@ -1,9 +1,9 @@
-export * from '@asof/prng';
-export * from './embedded-config.ts';
-export * from './embedded-source.ts';
-export * from './error-codes.ts';
-export * from './generate-synthetic-prices.ts';
-export * from './ingest-embedded.ts';
-export * from './read-vega-real.ts';
-export * from './release-rules.ts';
-export * from './trading-session-grid.ts';
+export { embeddedSource } from './embedded-source.ts';
+export {
+  generateSyntheticPrices,
+  priceProcessOf,
+  simulateLogReturns,
+  syntheticInstrumentId,
+} from './generate-synthetic-prices.ts';
+export { vegaDataDir } from './read-vega-real.ts';
+export { tradingSessionGrid } from './trading-session-grid.ts';

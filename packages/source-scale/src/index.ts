@@ -1,5 +1,2 @@
-export * from './error-codes.ts';
-export * from './generate-scale-universe.ts';
-export * from './read-scale-shape.ts';
-export * from './scale-config.ts';
-export * from './scale-source.ts';
+export { generateScaleUniverse } from './generate-scale-universe.ts';
+export { scaleSource } from './scale-source.ts';
