@@ -1,7 +1,7 @@
 -- update_segment_windows: per frequency and detail category (one family of cross-sections), the first
 -- calendar segment an update changes: segments before it are OLD's, byte for byte; from it on they are
 -- recomputed over every series of the family (update-segments.ts).
--- Reads observations (the new universe's), obs_fresh (what the update staged), $old_files (OLD's
+-- Reads observations (the new universe's), update_staged_series (what the update staged), $old_files (OLD's
 -- observations), old_series and series, reuse_cuts and append_changes (per series of an appended price
 -- instrument, the first timestamp of a row its new downloads added), and $epoch / $len_*
 -- (@asof/patterns segmentParams), member_spans and $old_spans (OLD's member_spans.parquet).
@@ -18,7 +18,7 @@
 --   index is segment_placed.sql's: both call grid_position (@asof/duck's sql/macros.sql); frequencies of
 --   length 0 have no segments and are left out.
 WITH staged_series AS (
-  SELECT DISTINCT series_id FROM obs_fresh WHERE series_id NOT IN (SELECT series_id FROM reuse_cuts)
+  SELECT series_id FROM update_staged_series WHERE series_id NOT IN (SELECT series_id FROM reuse_cuts)
 ),
 old_rows AS (
   SELECT series_id, "timestamp", available_at, value FROM read_parquet($old_files)

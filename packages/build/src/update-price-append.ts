@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localDateOfMicros, usNonTradingReason, usSessionClose, zonedMicros } from '@asof/calendar';
+import { localDateOfMicros } from '@asof/calendar';
 import { BIGINT, type Duck, listValue, VARCHAR } from '@asof/duck';
 import {
   AccountingTally,
+  type AtomicSink,
   type AvailableAtBasis,
   type BuildWarning,
+  CollectingSink,
   type CorporateActionRow,
   type IngestAccounting,
-  LISTED_UNIVERSE,
   type MembershipRow,
   type Micros,
   type ObservationRow,
@@ -16,17 +17,25 @@ import {
 } from '@asof/schema';
 import {
   accountBars,
-  actionAvailableAt,
-  checkBarQuality,
-  type MapPricesResult,
+  checkDownloadQuality,
+  corporateActionRow,
+  createSessionCloser,
+  type DownloadPreparation,
+  defaultPriceCalendar,
+  type EntitySplit,
+  ListingSpan,
+  type ListingSpanState,
   type ParsedPriceFile,
+  PRICE_FIELDS,
   type PriceQualitySummaryRow,
+  PriceVintageEmitter,
   parseStooqCsv,
   parseYahooChart,
-  splitsAdjustedIn,
-  summarizePriceQuality,
-  unadjustSplits,
+  prepareDownload,
+  priceQualityRow,
+  priceSeriesId,
 } from '@asof/source-prices';
+import type { PriceField } from '@asof/taxonomy';
 import type { PriceEntity, PriceFileInfo } from './update-price-entities.ts';
 
 /**
@@ -43,8 +52,8 @@ import type { PriceEntity, PriceFileInfo } from './update-price-entities.ts';
  * result against a full build byte for byte.
  */
 
-const FIELDS = ['open', 'high', 'low', 'close', 'volume'] as const;
-const TOLERANCE = 1e-6;
+/** mapPricesToAtomic's default revisionTolerance (the prices source passes none). */
+const REVISION_TOLERANCE = 1e-6;
 
 export interface AppendedEntity {
   symbol: string;
@@ -95,25 +104,13 @@ interface Prepared {
   cut: Micros;
 }
 
-const sameValue = (a: number, b: number) => Math.abs(a - b) <= TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
-const seriesId = (family: string, symbol: string, field: string) => `${family}:${symbol}:${field}`;
-
-function sessionCloser(calendar: string, tz: string): (date: string) => Micros {
-  const cache = new Map<string, Micros>();
-  return (date) => {
-    let us = cache.get(date);
-    if (us === undefined) {
-      if (calendar === 'us' && usNonTradingReason(date) === null) us = usSessionClose(date).micros;
-      else if (calendar === 'all_days') us = zonedMicros(date, '23:59:59.999999', tz);
-      else us = zonedMicros(date, '16:00', tz);
-      cache.set(date, us);
-    }
-    return us;
-  };
+interface OldAction {
+  entity_id: string;
+  ex_date: string;
+  kind: string;
+  value: number;
+  source_ref: string;
 }
-
-const calendarOf = (kind: string, tz: string) =>
-  kind === 'crypto' || kind === 'crypto_other' ? 'all_days' : tz === 'America/New_York' ? 'us' : 'weekdays';
 
 /** The checks that need no OLD rows, and the new files parsed; a string says why the path does not apply. */
 function prepare(entity: PriceEntity, ctx: AppendContext): Prepared | string {
@@ -171,7 +168,7 @@ function prepare(entity: PriceEntity, ctx: AppendContext): Prepared | string {
         : parseStooqCsv(text, info.name, { symbol: info.sidecar?.meta.symbol ?? entity.symbol });
     return { info, parsed };
   });
-  const closer = sessionCloser(calendarOf(kind, tz), tz);
+  const closer = createSessionCloser(defaultPriceCalendar(kind, tz), tz);
   let cut = Number.POSITIVE_INFINITY;
   for (const n of news) {
     if (n.parsed.timeZone !== tz) return `${n.info.name}: another time zone`;
@@ -185,8 +182,8 @@ async function loadOld(prepared: Prepared[], ctx: AppendContext) {
   const ids: string[] = [];
   const cutOf = new Map<string, number>();
   for (const p of prepared)
-    for (const f of FIELDS) {
-      const id = seriesId(p.family, p.entity.symbol, f);
+    for (const f of PRICE_FIELDS) {
+      const id = priceSeriesId(p.entity.symbol, f, { vendorAdjusted: p.family === 'pxadj' });
       ids.push(id);
       cutOf.set(id, p.cut);
     }
@@ -231,13 +228,7 @@ async function loadOld(prepared: Prepared[], ctx: AppendContext) {
   const actions =
     ctx.old.corporateActions.length === 0 || entityIds.length === 0
       ? []
-      : await ctx.duck.all<{
-          entity_id: string;
-          ex_date: string;
-          kind: string;
-          value: number;
-          source_ref: string;
-        }>(
+      : await ctx.duck.all<OldAction>(
           `SELECT entity_id, strftime(ex_date, '%Y-%m-%d') AS ex_date, kind, value, source_ref
            FROM read_parquet($files) WHERE entity_id IN (SELECT unnest($ids))
            ORDER BY entity_id, ex_date, kind`,
@@ -276,7 +267,7 @@ interface OldListingRow {
  * on the same instant: one vendor-adjusted download). Null when the rows are of more than one span
  * (another instrument of the entity) or disagree: the instrument is read again.
  */
-function oldListingSpan(rows: OldListingRow[], lastBar: Micros | null, tz: string): ListingSpan | null {
+function oldListingSpan(rows: OldListingRow[], lastBar: Micros | null, tz: string): ListingSpanState | null {
   const open = rows.filter((r) => r.to_us === null);
   const closing = rows.filter((r) => r.to_us !== null);
   if (open.length !== 1 || closing.length > 1 || lastBar === null) return null;
@@ -298,11 +289,6 @@ function oldListingSpan(rows: OldListingRow[], lastBar: Micros | null, tz: strin
     },
     last,
   };
-}
-
-interface ListingSpan {
-  first: { date: string; ts: Micros; at: Micros; ref: string };
-  last: { date: string; ts: Micros };
 }
 
 /** Maps the new downloads of each candidate; candidates that fail a condition come back declined. */
@@ -347,24 +333,8 @@ export async function appendPriceDownloads(
   return out;
 }
 
-function mapAppended(
-  p: Prepared,
-  ctx: AppendContext,
-  seriesOf: Map<string, OldSeries>,
-  rowsOf: Map<string, ObservationRow[]>,
-  oldActions: { entity_id: string; ex_date: string; kind: string; value: number; source_ref: string }[],
-  listingOf: Map<string, OldListingRow[]>,
-): AppendedEntity | string {
-  const symbol = p.entity.symbol;
-  const ids = Object.fromEntries(FIELDS.map((f) => [f, seriesId(p.family, symbol, f)])) as Record<
-    (typeof FIELDS)[number],
-    string
-  >;
-  const meta = FIELDS.map((f) => seriesOf.get(ids[f]));
-  if (meta.some((m) => m === undefined)) return 'OLD lacks one of its five series';
-  const close = seriesOf.get(ids.close)!;
-  const lastOldRow = Math.max(...meta.map((m) => Number(m!.max_available_at ?? 0)));
-  if (!(p.news[0].info.downloadedAt! > lastOldRow)) return 'a new download is not later than every OLD row';
+/** A new sidecar or download that would set another name, entity or currency than OLD's: why, or null. */
+function checkAppendedIdentity(p: Prepared, close: OldSeries): string | null {
   for (const n of p.news) {
     const m = n.info.sidecar?.meta;
     if (m?.name !== undefined && m.name !== close.entity_name) return `${n.info.name}: another name`;
@@ -372,243 +342,170 @@ function mapAppended(
       return `${n.info.name}: another entity_id`;
     if (m?.currency !== undefined && m.currency !== close.currency) return `${n.info.name}: another currency`;
     // Without a sidecar name or currency the reader takes the first download's: OLD's, unless none had one.
-    if (close.entity_name === symbol && n.parsed.name !== null && n.parsed.name !== symbol)
+    if (close.entity_name === p.entity.symbol && n.parsed.name !== null && n.parsed.name !== p.entity.symbol)
       return `${n.info.name}: would name the instrument`;
     if (close.currency === null && n.parsed.currency !== null) return `${n.info.name}: would set a currency`;
   }
-  const tz = p.olds[0].timeZone!;
-  const calendar = calendarOf(p.kind, tz);
-  const allDays = calendar === 'all_days';
-  const closer = sessionCloser(calendar, tz);
+  return null;
+}
+
+/**
+ * The instrument's splits (OLD's split actions, which collectEntitySplits gave over OLD's downloads) and a
+ * new download's that must leave them as they are: the same ratios, no new source, no pipeline override.
+ * A string says why not.
+ */
+function appendedSplits(p: Prepared, actions: OldAction[]): EntitySplit[] | string {
+  const splits = actions
+    .filter((a) => a.kind === 'split')
+    .map((a) => ({ exDate: a.ex_date, ratio: a.value, sourceRef: a.source_ref, listedBy: a.source_ref }));
+  if (p.family === 'pxadj') return splits;
+  const pipelineSplits = new Map<string, number>();
+  for (const f of p.olds)
+    for (const s of f.sidecar?.meta.splits ?? [])
+      if (!pipelineSplits.has(s.ex_date)) pipelineSplits.set(s.ex_date, s.ratio);
+  for (const n of p.news) {
+    for (const s of n.info.sidecar?.meta.splits ?? [])
+      if (pipelineSplits.get(s.ex_date) !== s.ratio) return `${n.info.name}: its sidecar lists another split`;
+    for (const s of n.parsed.splits) {
+      const known = splits.find((x) => x.exDate === s.exDate);
+      if (known === undefined || Math.abs(known.ratio - s.ratio) > 1e-9 * Math.max(known.ratio, s.ratio))
+        return `${n.info.name}: lists a split the instrument did not have`;
+      if (known.sourceRef === 'pipeline:known_splits')
+        return `${n.info.name}: would become the split's source`;
+      const listed = pipelineSplits.get(s.exDate);
+      if (listed !== undefined && listed !== s.ratio) return `${n.info.name}: a split the pipeline overrides`;
+    }
+  }
+  return splits;
+}
+
+/** The new file and its sidecar as raw inputs, as the prices reader lists them. */
+function addAppendedInputs(sink: AtomicSink, info: PriceFileInfo): void {
+  sink.addInput({
+    source: `prices:${info.format === 'yahoo_chart' ? 'yahoo' : 'stooq'}`,
+    key: info.name,
+    sha256: info.sha256,
+    bytes: info.bytes,
+  });
+  if (info.sidecar !== null)
+    sink.addInput({
+      source: 'prices:sidecar',
+      key: info.sidecar.name,
+      sha256: info.sidecar.sha256,
+      bytes: info.sidecar.bytes,
+    });
+}
+
+/**
+ * The new downloads of one instrument mapped with mapPricesToAtomic's own steps (prepareDownload,
+ * checkDownloadQuality, ListingSpan, PriceVintageEmitter), their state seeded with what OLD's rows give.
+ */
+function mapAppended(
+  p: Prepared,
+  ctx: AppendContext,
+  seriesOf: Map<string, OldSeries>,
+  rowsOf: Map<string, ObservationRow[]>,
+  oldActions: OldAction[],
+  listingOf: Map<string, OldListingRow[]>,
+): AppendedEntity | string {
+  const symbol = p.entity.symbol;
   const vendorAdjusted = p.family === 'pxadj';
-  const isIndex = p.kind.endsWith('_index');
+  const ids = Object.fromEntries(
+    PRICE_FIELDS.map((f) => [f, priceSeriesId(symbol, f, { vendorAdjusted })]),
+  ) as Record<PriceField, string>;
+  const meta = PRICE_FIELDS.map((f) => seriesOf.get(ids[f]));
+  if (meta.some((m) => m === undefined)) return 'OLD lacks one of its five series';
+  const close = seriesOf.get(ids.close)!;
+  const lastOldRow = Math.max(...meta.map((m) => Number(m!.max_available_at ?? 0)));
+  if (!(p.news[0].info.downloadedAt! > lastOldRow)) return 'a new download is not later than every OLD row';
+  const identity = checkAppendedIdentity(p, close);
+  if (identity !== null) return identity;
+  const tz = p.olds[0].timeZone!;
+  const calendar = defaultPriceCalendar(p.kind, tz);
+  const allDays = calendar === 'all_days';
+  const sessionClose = createSessionCloser(calendar, tz);
   const entityId = close.entity_id;
   const barFields = meta.slice(0, 4).map((m) => m!.max_timestamp);
   const lastBar = barFields.some((t) => t !== null)
     ? Math.max(...barFields.map((t) => Number(t ?? -Infinity)))
     : null;
-  const span = oldListingSpan(listingOf.get(entityId) ?? [], lastBar, tz);
-  if (span === null) return 'its listing span in OLD is not one instrument’s';
+  const start = oldListingSpan(listingOf.get(entityId) ?? [], lastBar, tz);
+  if (start === null) return 'its listing span in OLD is not one instrument’s';
   const actions = oldActions.filter((a) => a.entity_id === entityId);
-  const splits = actions
-    .filter((a) => a.kind === 'split')
-    .map((a) => ({ exDate: a.ex_date, ratio: a.value, sourceRef: a.source_ref, listedBy: a.source_ref }));
-  const pipelineSplits = new Map<string, number>();
-  for (const f of p.olds)
-    for (const s of f.sidecar?.meta.splits ?? [])
-      if (!pipelineSplits.has(s.ex_date)) pipelineSplits.set(s.ex_date, s.ratio);
-  if (!vendorAdjusted) {
-    for (const n of p.news) {
-      for (const s of n.info.sidecar?.meta.splits ?? [])
-        if (pipelineSplits.get(s.ex_date) !== s.ratio)
-          return `${n.info.name}: its sidecar lists another split`;
-      for (const s of n.parsed.splits) {
-        const known = splits.find((x) => x.exDate === s.exDate);
-        if (known === undefined || Math.abs(known.ratio - s.ratio) > 1e-9 * Math.max(known.ratio, s.ratio))
-          return `${n.info.name}: lists a split the instrument did not have`;
-        if (known.sourceRef === 'pipeline:known_splits')
-          return `${n.info.name}: would become the split's source`;
-        const listed = pipelineSplits.get(s.exDate);
-        if (listed !== undefined && listed !== s.ratio)
-          return `${n.info.name}: a split the pipeline overrides`;
-      }
-    }
-  }
-  const dividends = new Map(
-    actions
-      .filter((a) => a.kind === 'dividend')
-      .map((a) => [a.ex_date, { amount: a.value, ref: a.source_ref }]),
-  );
+  const splits = appendedSplits(p, actions);
+  if (typeof splits === 'string') return splits;
 
+  const sink = new CollectingSink();
+  let conflict: string | null = null;
+  const emitter = new PriceVintageEmitter(sink, {
+    lagMicros: ctx.vendorLagMicros,
+    tolerance: REVISION_TOLERANCE,
+    timeZone: tz,
+    firstAtDownload: vendorAdjusted,
+    onConflict: (c) => {
+      conflict ??= `${c.seriesId}: a new value not after the one it revises`;
+    },
+  });
   const restage: ObservationRow[] = [];
-  const state = new Map<string, Map<Micros, { value: number | null; available_at: Micros }>>();
   const cuts = new Map<string, Micros>();
-  for (const f of FIELDS) {
-    const id = ids[f];
-    cuts.set(id, p.cut);
-    const m = new Map<Micros, { value: number | null; available_at: Micros }>();
-    for (const r of rowsOf.get(id) ?? []) {
+  for (const f of PRICE_FIELDS) {
+    cuts.set(ids[f], p.cut);
+    for (const r of rowsOf.get(ids[f]) ?? []) {
       restage.push(r);
-      m.set(r.timestamp, { value: r.value, available_at: r.available_at });
+      emitter.know(r.series_id, r.timestamp, r.value, r.available_at);
     }
-    state.set(id, m);
   }
-  const result: AppendedEntity = {
+  const span = new ListingSpan(
+    { lag: ctx.vendorLagMicros, vendorAdjustedAtDownload: vendorAdjusted, sessionClose },
+    start,
+  );
+  const prep: DownloadPreparation = {
     symbol,
-    rows: [],
+    timeZone: tz,
+    allDays,
+    splits: vendorAdjusted ? null : splits,
+    dividendsByDate: new Map(
+      actions
+        .filter((a) => a.kind === 'dividend')
+        .map((a) => [a.ex_date, { amount: a.value, ref: a.source_ref }]),
+    ),
+  };
+  const quality: PriceQualitySummaryRow[] = [];
+  for (const { info, parsed } of p.news) {
+    const d = { parsed, downloadedAt: info.downloadedAt!, sourceRef: info.sha256, where: info.name };
+    addAppendedInputs(sink, info);
+    const { where, bars, newDividends } = prepareDownload(d, prep, sink);
+    for (const ex of newDividends)
+      sink.addCorporateAction(
+        corporateActionRow(entityId, 'dividend', ex, prep.dividendsByDate.get(ex)!.amount, d.sourceRef, {
+          timeZone: tz,
+          allDays,
+        }),
+      );
+    const checked = checkDownloadQuality(
+      bars,
+      { calendar, splits: vendorAdjusted ? [] : splits, where },
+      sink,
+    );
+    const tally = new AccountingTally('prices', info.name, 'bar');
+    accountBars(tally, checked.report);
+    sink.addAccounting(tally.entry());
+    quality.push(priceQualityRow(symbol, p.family, where, checked.report));
+    span.add(d, checked.bars);
+    emitter.emitBars(checked.bars, ids, d, { sessionClose, isIndex: p.kind.endsWith('_index') });
+    if (conflict !== null) return conflict;
+  }
+  for (const m of span.rows(entityId)) sink.addMembership(m);
+  return {
+    symbol,
+    rows: sink.observations,
     restage,
     cuts,
-    actions: [],
-    membership: [],
-    warnings: [],
-    inputs: [],
-    accounting: [],
-    quality: [],
+    actions: sink.corporateActions,
+    membership: sink.memberships,
+    warnings: sink.warnings,
+    inputs: sink.inputs,
+    accounting: sink.accounting,
+    quality,
   };
-  let latest: { at: Micros; ref: string } | null = null;
-  const warn = (code: string, message: string, count: number) =>
-    result.warnings.push({ code, message, count });
-  for (const { info, parsed } of p.news) {
-    const where = info.name;
-    const d = { downloadedAt: info.downloadedAt!, sourceRef: info.sha256 };
-    result.inputs.push({
-      source: `prices:${info.format === 'yahoo_chart' ? 'yahoo' : 'stooq'}`,
-      key: info.name,
-      sha256: info.sha256,
-      bytes: info.bytes,
-    });
-    if (info.sidecar !== null)
-      result.inputs.push({
-        source: 'prices:sidecar',
-        key: info.sidecar.name,
-        sha256: info.sidecar.sha256,
-        bytes: info.sidecar.bytes,
-      });
-    if (parsed.issues.length > 0) {
-      const byCode = new Map<string, string[]>();
-      for (const i of parsed.issues) byCode.set(i.code, [...(byCode.get(i.code) ?? []), i.message]);
-      for (const [code, msgs] of byCode)
-        warn(
-          `PRICES_${code}`,
-          `${where}: ${msgs.length} row(s): ${msgs.slice(0, 3).join(' | ')}`,
-          msgs.length,
-        );
-    }
-    let bars = parsed.bars;
-    let divs = parsed.dividends;
-    if (!vendorAdjusted) {
-      if (parsed.adjustment === 'split') {
-        const applied = splitsAdjustedIn(splits, d.downloadedAt, tz, allDays);
-        ({ bars, dividends: divs } = unadjustSplits(
-          bars,
-          applied,
-          localDateOfMicros(d.downloadedAt, tz),
-          divs,
-        ));
-      }
-      for (const div of divs) {
-        const prev = dividends.get(div.exDate);
-        if (prev === undefined) {
-          dividends.set(div.exDate, { amount: div.amount, ref: d.sourceRef });
-          result.actions.push({
-            entity_id: entityId,
-            ex_date: div.exDate,
-            kind: 'dividend',
-            value: div.amount,
-            available_at: actionAvailableAt(div.exDate, tz, allDays),
-            source_ref: d.sourceRef,
-          });
-        } else if (
-          !(
-            Math.abs(prev.amount - div.amount) <=
-            1e-4 * Math.max(Math.abs(prev.amount), Math.abs(div.amount))
-          )
-        ) {
-          warn(
-            'PRICES_DIVIDEND_MISMATCH',
-            `${symbol} dividend ex ${div.exDate}: ${where} gives ${div.amount} (as paid) but an earlier download gave ${prev.amount}; kept the first`,
-            1,
-          );
-        }
-      }
-    }
-    const checked = checkBarQuality(bars, { calendar, splits, where });
-    const r = checked.report;
-    const tally = new AccountingTally('prices', info.name, 'bar');
-    accountBars(tally, r);
-    result.accounting.push(tally.entry());
-    for (const [code, n] of Object.entries(r.issue_counts)) {
-      const first = r.issues.find((i) => i.code === code);
-      warn(
-        `PRICES_BAR_${code}`,
-        `${where}: ${n} bar(s) ${first?.action === 'drop' ? 'dropped' : 'kept but flagged'}: ${first?.message ?? ''}`,
-        n as number,
-      );
-    }
-    if (r.extreme_returns.length > 0) {
-      const e = r.extreme_returns[0];
-      warn(
-        'PRICES_EXTREME_RETURN',
-        `${where}: ${r.extreme_returns.length} daily return(s) beyond ±50% without a split, first ${e.date} (${(e.return * 100).toFixed(1)}%); a missing split in the split list looks like this`,
-        r.extreme_returns.length,
-      );
-    }
-    result.quality.push(
-      ...summarizePriceQuality({
-        instruments: [
-          { symbol, seriesIds: [ids.open], quality: [{ where, report: r }] } as unknown as MapPricesResult,
-        ],
-      }),
-    );
-    // emitListingSpan over the downloads after OLD's (each later than the one before: the latest is the last).
-    if (latest === null || d.downloadedAt > latest.at) latest = { at: d.downloadedAt, ref: d.sourceRef };
-    for (const bar of checked.bars) {
-      if (bar.open === null && bar.high === null && bar.low === null && bar.close === null) continue;
-      const ts = closer(bar.date);
-      const at = vendorAdjusted
-        ? Math.max(ts + ctx.vendorLagMicros, d.downloadedAt)
-        : ts + ctx.vendorLagMicros;
-      const first = span.first;
-      if (ts < first.ts || (ts === first.ts && at < first.at))
-        span.first = { date: bar.date, ts, at, ref: d.sourceRef };
-      if (ts > span.last.ts) span.last = { date: bar.date, ts };
-    }
-    for (const bar of checked.bars) {
-      const ts = closer(bar.date);
-      for (const f of FIELDS) {
-        let v = bar[f];
-        if (f === 'volume' && isIndex && v === 0) v = null;
-        if (v === null || !Number.isFinite(v)) continue;
-        const id = ids[f];
-        const known = state.get(id)!;
-        const prev = known.get(ts);
-        const barAvailable = ts + ctx.vendorLagMicros;
-        let availableAt: Micros;
-        let basis: AvailableAtBasis;
-        if (prev === undefined) {
-          availableAt = vendorAdjusted ? Math.max(barAvailable, d.downloadedAt) : barAvailable;
-          basis = availableAt === barAvailable ? 'bar_close' : 'vintage';
-        } else {
-          if (prev.value !== null && sameValue(prev.value, v)) continue;
-          availableAt = Math.max(barAvailable, d.downloadedAt);
-          basis = 'vintage';
-          if (availableAt <= prev.available_at) return `${id}: a new value not after the one it revises`;
-        }
-        result.rows.push({
-          series_id: id,
-          timestamp: ts,
-          period_start: null,
-          available_at: availableAt,
-          value: v,
-          available_at_basis: basis,
-          source_ref: d.sourceRef,
-        });
-        known.set(ts, { value: v, available_at: availableAt });
-      }
-    }
-  }
-  const base = {
-    entity_id: entityId,
-    universe: LISTED_UNIVERSE,
-    from: span.first.ts,
-    source: 'price_bars' as const,
-    effective_from: span.first.date,
-  };
-  result.membership.push({
-    ...base,
-    to: null,
-    available_at: span.first.at,
-    source_ref: span.first.ref,
-    effective_to: null,
-  });
-  const after = span.last.ts + 1;
-  if (latest !== null && latest.at >= after)
-    result.membership.push({
-      ...base,
-      to: after,
-      available_at: latest.at,
-      source_ref: latest.ref,
-      effective_to: span.last.date,
-    });
-  return result;
 }

@@ -357,14 +357,11 @@ async function updateInto(
     const warnings: BuildWarning[] = [...sink.warnings, ...keptWarnings(old.manifest, d)];
     const priceQuality = mergedPriceQuality(old.manifest, d, report.priceQuality as PriceQualitySummaryRow[]);
     await assertKnownUnits(duck, registry);
-    // The model's rows over what was staged, with their strings (the view), kept as a table of their own:
-    // update_observations joins them with OLD's and becomes the `observations` the later models read.
+    // OLD's rows of carried-over series join the staged rows, and the observation models run over all of
+    // them as in a build.
+    await stageReusedRows(duck, old);
+    step("OLD's rows of carried-over series staged");
     await runModels(duck, OBSERVATION_MODELS);
-    await duck.run('CREATE TABLE obs_fresh AS SELECT * FROM observations');
-    await duck.run('DROP VIEW observations');
-    await duck.createTable('observations', updateModelSql('update_observations'), {
-      old_files: listValue(old.readPaths('observations')),
-    });
     step('observations assembled from OLD and the staged rows');
     await runModels(
       duck,
@@ -733,10 +730,37 @@ function mergedPriceQuality(
     .map((x) => x.r);
 }
 
+/**
+ * Stages OLD's rows of the carried-over series (before each series' cut) beside what the update staged, with
+ * the keys they need and their series' single-vintage counts, so the observation models of @asof/transform
+ * run over the whole universe as in a build. update_staged_series is taken first: what the update staged.
+ */
+async function stageReusedRows(duck: Duck, old: VerifiedManifest): Promise<void> {
+  const files = listValue(old.readPaths('observations'));
+  await duck.createTable('update_staged_series', updateModelSql('update_staged_series'));
+  await duck.createTable('update_reused_keys', updateModelSql('update_reused_keys'), { old_files: files });
+  await duck.run('INSERT INTO stg_keys SELECT kind, key, text FROM update_reused_keys');
+  await duck.createTable('update_reused_rows', updateModelSql('update_reused_rows'), { old_files: files });
+  await duck.run(
+    `INSERT INTO stg_observations
+     SELECT series_key, ts_us, available_at_us, value, basis_key, ref_key, stage_seq FROM update_reused_rows`,
+  );
+  await duck.run(
+    `INSERT INTO stg_observation_periods
+     SELECT series_key, stage_seq, period_start_us FROM update_reused_rows WHERE period_start_us IS NOT NULL`,
+  );
+  await duck.createTable('update_reused_single_vintage', updateModelSql('update_reused_single_vintage'));
+  await duck.run(
+    'DELETE FROM stg_single_vintage WHERE series_key IN (SELECT series_key FROM update_reused_single_vintage)',
+  );
+  await duck.run('INSERT INTO stg_single_vintage SELECT series_key, rows FROM update_reused_single_vintage');
+  await duck.run('DROP TABLE update_reused_rows');
+}
+
 /** Frequencies whose observation partition differs from OLD's: new rows, or OLD series not carried over. */
 async function changedPartitions(duck: Duck): Promise<Set<string>> {
   const rows = await duck.all<{ frequency: string }>(
-    `SELECT DISTINCT frequency FROM obs_fresh WHERE frequency IS NOT NULL
+    `SELECT DISTINCT frequency FROM update_staged_series WHERE frequency IS NOT NULL
      UNION SELECT DISTINCT frequency FROM old_series
        WHERE series_id NOT IN (SELECT series_id FROM update_reused_series) AND n_obs + n_revisions > 0`,
   );

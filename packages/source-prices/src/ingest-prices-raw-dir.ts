@@ -142,6 +142,7 @@ interface RawPriceFile {
   tally: AccountingTally;
   /** How the symbol was found, for messages. */
   symbolFrom: string;
+  sidecar: Sidecar | null;
 }
 
 const FILE_NAME_DATE = /(?:^|[_.-])(?:dl|downloaded|asof)[-_@]?(\d{4}-\d{2}-\d{2})(?=[_.-]|$)/i;
@@ -294,6 +295,33 @@ const isDir = (path: string): boolean => {
 const countDataLines = (text: string, header: boolean): number =>
   text.split(/\r?\n/).filter((l) => l.trim() !== '').length - (header ? 1 : 0);
 
+/** A file the reader takes prices from, before it is read. */
+interface PriceCandidate {
+  key: string;
+  path: string;
+  sidecarDir: string;
+  name: string;
+}
+
+/** The state one ingestPricesRawDir call builds up, shared by its steps. */
+interface IngestRun {
+  dir: string;
+  sink: AtomicSink;
+  options: IngestPricesOptions;
+  inputSource: string;
+  files: IngestedPriceFile[];
+  supportFiles: IngestedSupportFile[];
+  skipped: IngestPricesResult['skipped'];
+  entries: PriceEntry[];
+  accounting: IngestAccounting[];
+  /** Sidecars already listed as inputs (a Lean file's pieces share one). */
+  listedSidecars: Set<string>;
+  /** The raw file of each piece, by the piece's `where`, for its accounting. */
+  pieceFile: Map<string, RawPriceFile>;
+  skip: (file: string, reason: string) => void;
+  account: (entry: IngestAccounting) => void;
+}
+
 /**
  * Reads every price file in `dir` and maps them into `sink`: Yahoo chart JSON, Yahoo v7 and pre-2017 CSV
  * downloads and events CSVs, yfinance CSV, Stooq, Google Finance, Quandl WIKI (one ticker or the WIKI/PRICES
@@ -313,24 +341,72 @@ export function ingestPricesRawDir(
   options: IngestPricesOptions = {},
 ): IngestPricesResult {
   const names = listDir(dir);
-  const inputSource = options.inputSource ?? 'prices';
-  const files: IngestedPriceFile[] = [];
-  const supportFiles: IngestedSupportFile[] = [];
-  const skipped: IngestPricesResult['skipped'] = [];
-  const entries: PriceEntry[] = [];
-  const accounting: IngestAccounting[] = [];
-  const listedSidecars = new Set<string>();
-  const skip = (file: string, reason: string): void => {
-    skipped.push({ file, reason });
-    sink.addWarning({ code: 'PRICES_FILE_SKIPPED', message: `${file}: ${reason}`, count: 1 });
+  const run: IngestRun = {
+    dir,
+    sink,
+    options,
+    inputSource: options.inputSource ?? 'prices',
+    files: [],
+    supportFiles: [],
+    skipped: [],
+    entries: [],
+    accounting: [],
+    listedSidecars: new Set(),
+    pieceFile: new Map(),
+    skip: (file, reason) => {
+      run.skipped.push({ file, reason });
+      sink.addWarning({ code: 'PRICES_FILE_SKIPPED', message: `${file}: ${reason}`, count: 1 });
+    },
+    account: (entry) => {
+      run.accounting.push(entry);
+      sink.addAccounting(entry);
+    },
   };
-  const account = (entry: IngestAccounting): void => {
-    accounting.push(entry);
-    sink.addAccounting(entry);
-  };
+  const raws: RawPriceFile[] = [];
+  for (const c of listPriceCandidates(dir, names)) {
+    const raw = readRawPriceFile(c, run);
+    if (raw !== null) raws.push(raw);
+  }
 
-  // The price files: top-level .json/.csv, and Lean's own daily/ folder.
-  const candidates: { key: string; path: string; sidecarDir: string; name: string }[] = [];
+  // Lean: split each daily file among the securities its map files say traded under its ticker.
+  const lean = raws.filter((r) => r.format === 'lean_daily');
+  const leanFactors = new Map<
+    string,
+    { key: string; sha256: string; symbol: string; rows: LeanFactorRow[] }
+  >();
+  if (lean.length > 0) {
+    const support = readLeanSupport(
+      dir,
+      names,
+      lean,
+      sink,
+      run.inputSource,
+      run.skip,
+      run.account,
+      run.supportFiles,
+    );
+    for (const [k, v] of support) leanFactors.set(k, v);
+  }
+  for (const raw of raws) registerPriceFile(raw, run);
+  addLeanFactorEntries(leanFactors, run.entries);
+  const { instruments, vendorAdjustedSeriesIds } = mapPriceInstruments(run);
+  for (const raw of raws) {
+    if (!run.files.some((f) => f.file === raw.key)) continue;
+    if (raw.tally.record === 'row') {
+      // Events files: every listed event is mapped, a row the parser could not read is dropped.
+      const p = raw.pieces[0];
+      raw.tally.map(p.splits.length + p.dividends.length);
+      raw.tally.drop('bad_value', p.issues.length);
+    }
+    run.account(raw.tally.entry());
+  }
+  const { files, supportFiles, skipped, accounting } = run;
+  return { files, supportFiles, instruments, skipped, vendorAdjustedSeriesIds, accounting };
+}
+
+/** The price files: top-level .json/.csv, and Lean's own daily/ folder. */
+function listPriceCandidates(dir: string, names: string[]): PriceCandidate[] {
+  const candidates: PriceCandidate[] = [];
   for (const file of names) {
     if (file.endsWith('.meta.json') || file.startsWith('.')) continue;
     const path = join(dir, file);
@@ -357,221 +433,237 @@ export function ingestPricesRawDir(
         });
     }
   }
+  return candidates;
+}
 
-  const raws: (RawPriceFile & { sidecar: Sidecar | null })[] = [];
-  for (const c of candidates) {
-    const buf = readFileSync(c.path);
-    const text = buf.toString('utf8');
-    const sha256 = createHash('sha256').update(buf).digest('hex');
-    const sidecar = readSidecar(c.sidecarDir, c.name);
-    const meta = sidecar?.meta ?? null;
-    const lower = c.name.toLowerCase();
-    const fromName = symbolFromFileName(c.name);
-    let format: ParsedPriceFile['format'];
-    let source: string;
-    let pieces: ParsedPriceFile[];
-    let symbolFrom = meta?.symbol !== undefined ? 'from its .meta.json sidecar' : 'from the file name';
-    let record = 'bar';
-    if (options.userCsv?.[c.key]) {
-      pieces = [parseUserCsv(text, { symbol: meta?.symbol ?? null, ...options.userCsv[c.key] }, c.key)];
-      format = 'user_csv';
-      source = 'user_csv';
-      if (meta?.symbol === undefined) symbolFrom = 'from the column mapping';
-    } else if (lower.endsWith('.json')) {
-      pieces = [parseYahooChart(text, c.key)];
-      format = 'yahoo_chart';
-      source = 'yahoo';
-      if (meta?.symbol === undefined) symbolFrom = "from the chart's meta.symbol";
-    } else {
-      const detected = detectCsvPriceFormat(text);
-      if (detected === null) throw unknownFormatError(c.key, text);
-      if (detected === 'zipline_benchmark_returns') {
-        const rows = countDataLines(text, true);
-        sink.addInput({ source: `${inputSource}:zipline`, key: c.key, sha256, bytes: buf.length });
-        const tally = new AccountingTally('prices', c.key, 'row');
-        tally.drop('out_of_scope', rows);
-        account(tally.entry());
-        supportFiles.push({ file: c.key, format: detected, sha256, bytes: buf.length, rows, symbol: null });
-        skip(c.key, `zipline benchmark file of daily returns (${rows} rows), not prices: nothing to map`);
-        continue;
-      }
-      format = detected;
-      const yahooName = /yahoo_download_([A-Za-z0-9.^=-]+?)_/.exec(c.name)?.[1];
-      switch (detected) {
-        case 'stooq_csv': {
-          const m = /(?:^|_)([a-z0-9.^-]+?)_us_d(?:[_.]|$)/i.exec(c.name);
-          pieces = [
-            parseStooqCsv(text, c.key, {
-              symbol: meta?.symbol ?? m?.[1]?.toUpperCase() ?? null,
-              ...options.stooq,
-            }),
-          ];
-          source = 'stooq';
-          break;
-        }
-        case 'yahoo_events_csv':
-          pieces = [parseYahooEventsCsv(text, c.key, { symbol: meta?.symbol ?? yahooName ?? fromName })];
-          source = 'yahoo';
-          record = 'row';
-          break;
-        case 'lean_daily':
-          pieces = [parseLeanDailyCsv(text, c.key, meta?.symbol ?? fromName)];
-          source = 'lean';
-          break;
-        case 'lean_factor_file':
-        case 'user_csv':
-        case 'yahoo_chart':
-          throw unknownFormatError(c.key, text);
-        default:
-          pieces = parseVendorCsv(detected, text, c.key, meta?.symbol ?? yahooName ?? fromName);
-          source = detected.startsWith('quandl')
-            ? 'quandl'
-            : detected.startsWith('zipline')
-              ? 'zipline'
-              : detected.startsWith('google')
-                ? 'google_finance'
-                : 'yahoo';
-          if (detected === 'quandl_wiki_table') symbolFrom = 'from its ticker column';
-      }
+/** Reads and parses one candidate file (its format detected); null for a file that holds no prices. */
+function readRawPriceFile(c: PriceCandidate, run: IngestRun): RawPriceFile | null {
+  const { options, sink, inputSource, account, supportFiles, skip } = run;
+  const buf = readFileSync(c.path);
+  const text = buf.toString('utf8');
+  const sha256 = createHash('sha256').update(buf).digest('hex');
+  const sidecar = readSidecar(c.sidecarDir, c.name);
+  const meta = sidecar?.meta ?? null;
+  const lower = c.name.toLowerCase();
+  const fromName = symbolFromFileName(c.name);
+  let format: ParsedPriceFile['format'];
+  let source: string;
+  let pieces: ParsedPriceFile[];
+  let symbolFrom = meta?.symbol !== undefined ? 'from its .meta.json sidecar' : 'from the file name';
+  let record = 'bar';
+  if (options.userCsv?.[c.key]) {
+    pieces = [parseUserCsv(text, { symbol: meta?.symbol ?? null, ...options.userCsv[c.key] }, c.key)];
+    format = 'user_csv';
+    source = 'user_csv';
+    if (meta?.symbol === undefined) symbolFrom = 'from the column mapping';
+  } else if (lower.endsWith('.json')) {
+    pieces = [parseYahooChart(text, c.key)];
+    format = 'yahoo_chart';
+    source = 'yahoo';
+    if (meta?.symbol === undefined) symbolFrom = "from the chart's meta.symbol";
+  } else {
+    const detected = detectCsvPriceFormat(text);
+    if (detected === null) throw unknownFormatError(c.key, text);
+    if (detected === 'zipline_benchmark_returns') {
+      const rows = countDataLines(text, true);
+      sink.addInput({ source: `${inputSource}:zipline`, key: c.key, sha256, bytes: buf.length });
+      const tally = new AccountingTally('prices', c.key, 'row');
+      tally.drop('out_of_scope', rows);
+      account(tally.entry());
+      supportFiles.push({ file: c.key, format: detected, sha256, bytes: buf.length, rows, symbol: null });
+      skip(c.key, `zipline benchmark file of daily returns (${rows} rows), not prices: nothing to map`);
+      return null;
     }
-    raws.push({
-      key: c.key,
-      path: c.path,
-      buf,
-      text,
-      sha256,
-      format,
-      source,
-      pieces,
-      tally: new AccountingTally('prices', c.key, record),
-      symbolFrom,
-      sidecar,
-    });
-  }
-
-  // Lean: split each daily file among the securities its map files say traded under its ticker.
-  const lean = raws.filter((r) => r.format === 'lean_daily');
-  const leanFactors = new Map<
-    string,
-    { key: string; sha256: string; symbol: string; rows: LeanFactorRow[] }
-  >();
-  if (lean.length > 0) {
-    const support = readLeanSupport(dir, names, lean, sink, inputSource, skip, account, supportFiles);
-    for (const [k, v] of support) leanFactors.set(k, v);
-  }
-
-  const pieceFile = new Map<string, RawPriceFile>();
-  for (const raw of raws) {
-    const meta = raw.sidecar?.meta ?? null;
-    const named = raw.pieces.map((p) => ({ p, symbol: (meta?.symbol ?? p.symbol ?? '').toUpperCase() }));
-    if (named.length === 0 || named.some((x) => x.symbol === '')) {
-      skip(
-        raw.key,
-        named.length === 0
-          ? 'no bars claimed by any Lean map file'
-          : 'no symbol: name the file <sym>_us_d.csv or give "symbol" in its .meta.json sidecar',
-      );
-      continue;
+    format = detected;
+    const yahooName = /yahoo_download_([A-Za-z0-9.^=-]+?)_/.exec(c.name)?.[1];
+    switch (detected) {
+      case 'stooq_csv': {
+        const m = /(?:^|_)([a-z0-9.^-]+?)_us_d(?:[_.]|$)/i.exec(c.name);
+        pieces = [
+          parseStooqCsv(text, c.key, {
+            symbol: meta?.symbol ?? m?.[1]?.toUpperCase() ?? null,
+            ...options.stooq,
+          }),
+        ];
+        source = 'stooq';
+        break;
+      }
+      case 'yahoo_events_csv':
+        pieces = [parseYahooEventsCsv(text, c.key, { symbol: meta?.symbol ?? yahooName ?? fromName })];
+        source = 'yahoo';
+        record = 'row';
+        break;
+      case 'lean_daily':
+        pieces = [parseLeanDailyCsv(text, c.key, meta?.symbol ?? fromName)];
+        source = 'lean';
+        break;
+      case 'lean_factor_file':
+      case 'user_csv':
+      case 'yahoo_chart':
+        throw unknownFormatError(c.key, text);
+      default:
+        pieces = parseVendorCsv(detected, text, c.key, meta?.symbol ?? yahooName ?? fromName);
+        source = detected.startsWith('quandl')
+          ? 'quandl'
+          : detected.startsWith('zipline')
+            ? 'zipline'
+            : detected.startsWith('google')
+              ? 'google_finance'
+              : 'yahoo';
+        if (detected === 'quandl_wiki_table') symbolFrom = 'from its ticker column';
     }
-    for (const x of named) checkSymbol(x.symbol, raw.key, raw.symbolFrom);
+  }
+  return {
+    key: c.key,
+    path: c.path,
+    buf,
+    text,
+    sha256,
+    format,
+    source,
+    pieces,
+    tally: new AccountingTally('prices', c.key, record),
+    symbolFrom,
+    sidecar,
+  };
+}
+
+/**
+ * Registers one parsed file: its symbols checked, it and its sidecar listed as inputs, its download instant
+ * settled, and each of its pieces an entry of its instrument. A file with no symbol or no date is skipped.
+ */
+function registerPriceFile(raw: RawPriceFile, run: IngestRun): void {
+  const { options, sink, inputSource, files, entries, listedSidecars, pieceFile, skip } = run;
+  const meta = raw.sidecar?.meta ?? null;
+  const named = raw.pieces.map((p) => ({ p, symbol: (meta?.symbol ?? p.symbol ?? '').toUpperCase() }));
+  if (named.length === 0 || named.some((x) => x.symbol === '')) {
+    skip(
+      raw.key,
+      named.length === 0
+        ? 'no bars claimed by any Lean map file'
+        : 'no symbol: name the file <sym>_us_d.csv or give "symbol" in its .meta.json sidecar',
+    );
+    return;
+  }
+  for (const x of named) checkSymbol(x.symbol, raw.key, raw.symbolFrom);
+  sink.addInput({
+    source: `${inputSource}:${raw.source}`,
+    key: raw.key,
+    sha256: raw.sha256,
+    bytes: raw.buf.length,
+  });
+  const sidecar = raw.sidecar;
+  // A sidecar changes the file's download instant, symbol, kind or splits: it is a raw input too.
+  if (sidecar !== null && !listedSidecars.has(sidecar.file)) {
+    listedSidecars.add(sidecar.file);
     sink.addInput({
-      source: `${inputSource}:${raw.source}`,
-      key: raw.key,
-      sha256: raw.sha256,
-      bytes: raw.buf.length,
-    });
-    const sidecar = raw.sidecar;
-    // A sidecar changes the file's download instant, symbol, kind or splits: it is a raw input too.
-    if (sidecar !== null && !listedSidecars.has(sidecar.file)) {
-      listedSidecars.add(sidecar.file);
-      sink.addInput({
-        source: `${inputSource}:sidecar`,
-        key: sidecar.file,
-        sha256: sidecar.sha256,
-        bytes: sidecar.bytes,
-      });
-    }
-
-    let downloadedAt: Micros;
-    let how: DownloadTimeSource;
-    const fromName = FILE_NAME_DATE.exec(raw.key)?.[1];
-    const marketTime = raw.pieces.find((p) => p.marketTimeMicros !== null)?.marketTimeMicros ?? null;
-    if (options.downloadedAt?.[raw.key]) {
-      downloadedAt = downloadInstant(options.downloadedAt[raw.key], `downloadedAt[${raw.key}]`);
-      how = 'option';
-    } else if (meta?.downloaded_at || meta?.download_date) {
-      downloadedAt = downloadInstant(
-        (meta.downloaded_at ?? meta.download_date)!,
-        `${raw.key}.meta.json ${meta.downloaded_at ? 'downloaded_at' : 'download_date'}`,
-      );
-      how = 'sidecar';
-    } else if (fromName) {
-      downloadedAt = downloadInstant(fromName, `${raw.key}: download date in the file name`);
-      how = 'file_name';
-    } else if (marketTime !== null) {
-      downloadedAt = marketTime;
-      how = 'market_time';
-    } else {
-      // The whole file's latest bar (a Lean file's pieces share its download).
-      const lastBar = latestBarDate({
-        bars: raw.pieces.flatMap((p) => p.bars),
-        splits: raw.pieces.flatMap((p) => p.splits),
-        dividends: raw.pieces.flatMap((p) => p.dividends),
-      });
-      if (lastBar === undefined) {
-        skip(raw.key, 'no bars and no download date; give "download_date" in its .meta.json sidecar');
-        continue;
-      }
-      downloadedAt = endOfDayMicros(lastBar, raw.pieces[0].timeZone);
-      how = 'last_bar';
-    }
-    const fileIndex = files.length;
-    for (const { p, symbol } of named) {
-      const known: { splits: SplitEvent[]; from: string } | null = options.knownSplits?.[symbol]
-        ? { splits: options.knownSplits[symbol], from: `options.knownSplits.${symbol}` }
-        : meta?.splits && sidecar
-          ? { splits: meta.splits.map((x) => ({ exDate: x.ex_date, ratio: x.ratio })), from: sidecar.file }
-          : null;
-      const where = named.length === 1 ? raw.key : `${raw.key} [${symbol}]`;
-      pieceFile.set(where, raw);
-      if (p.adjustment === 'split' && raw.format === 'zipline_csvdir') {
-        sink.addWarning({
-          code: 'PRICES_SPLIT_ALREADY_ADJUSTED',
-          message: `${where}: the bars are already divided by the split column's splits (${p.splits.map((s) => `${s.ratio}:1 ex ${s.exDate}`).join(', ')}: the close barely moves across the ex-date), yet the file still lists them; read as split-adjusted, the splits undone once to give prices as traded`,
-          count: 1,
-        });
-      }
-      entries.push({
-        download: {
-          parsed: p,
-          downloadedAt,
-          sourceRef: raw.sha256,
-          where,
-          ...(known ? { knownSplits: known.splits, knownSplitsFrom: known.from } : {}),
-        },
-        symbol,
-        kind: options.kinds?.[symbol] ?? meta?.kind ?? yahooKind(p.instrumentType, symbol),
-        source: meta?.source ?? raw.source,
-        meta,
-        file: fileIndex,
-        assumed: how === 'market_time' || how === 'last_bar',
-      });
-    }
-    files.push({
-      file: raw.key,
-      sha256: raw.sha256,
-      bytes: raw.buf.length,
-      format: raw.format,
-      symbol: named[0].symbol,
-      symbols: [...new Set(named.map((x) => x.symbol))],
-      downloadedAt: microsToIso(downloadedAt),
-      downloadedAtSource: how,
-      bars: raw.pieces.reduce((n, p) => n + p.bars.length, 0),
+      source: `${inputSource}:sidecar`,
+      key: sidecar.file,
+      sha256: sidecar.sha256,
+      bytes: sidecar.bytes,
     });
   }
 
-  // A Lean security's splits and dividends come from its factor file: an events-only download, dated with
-  // the latest download of the security's bars, whose sha256 is the actions' source_ref.
+  const time = resolveDownloadTime(raw, meta, run);
+  if (time === null) return;
+  const { downloadedAt, how } = time;
+  const fileIndex = files.length;
+  for (const { p, symbol } of named) {
+    const known: { splits: SplitEvent[]; from: string } | null = options.knownSplits?.[symbol]
+      ? { splits: options.knownSplits[symbol], from: `options.knownSplits.${symbol}` }
+      : meta?.splits && sidecar
+        ? { splits: meta.splits.map((x) => ({ exDate: x.ex_date, ratio: x.ratio })), from: sidecar.file }
+        : null;
+    const where = named.length === 1 ? raw.key : `${raw.key} [${symbol}]`;
+    pieceFile.set(where, raw);
+    if (p.adjustment === 'split' && raw.format === 'zipline_csvdir') {
+      sink.addWarning({
+        code: 'PRICES_SPLIT_ALREADY_ADJUSTED',
+        message: `${where}: the bars are already divided by the split column's splits (${p.splits.map((s) => `${s.ratio}:1 ex ${s.exDate}`).join(', ')}: the close barely moves across the ex-date), yet the file still lists them; read as split-adjusted, the splits undone once to give prices as traded`,
+        count: 1,
+      });
+    }
+    entries.push({
+      download: {
+        parsed: p,
+        downloadedAt,
+        sourceRef: raw.sha256,
+        where,
+        ...(known ? { knownSplits: known.splits, knownSplitsFrom: known.from } : {}),
+      },
+      symbol,
+      kind: options.kinds?.[symbol] ?? meta?.kind ?? yahooKind(p.instrumentType, symbol),
+      source: meta?.source ?? raw.source,
+      meta,
+      file: fileIndex,
+      assumed: how === 'market_time' || how === 'last_bar',
+    });
+  }
+  files.push({
+    file: raw.key,
+    sha256: raw.sha256,
+    bytes: raw.buf.length,
+    format: raw.format,
+    symbol: named[0].symbol,
+    symbols: [...new Set(named.map((x) => x.symbol))],
+    downloadedAt: microsToIso(downloadedAt),
+    downloadedAtSource: how,
+    bars: raw.pieces.reduce((n, p) => n + p.bars.length, 0),
+  });
+}
+
+/** A file's download instant and how it was found: the option, its sidecar, a date in its name, Yahoo's
+ * market time, else (assumed) its latest bar; null, after a skip warning, when nothing dates it. */
+function resolveDownloadTime(
+  raw: RawPriceFile,
+  meta: PriceDownloadMeta | null,
+  run: IngestRun,
+): { downloadedAt: Micros; how: DownloadTimeSource } | null {
+  const { options, skip } = run;
+  let downloadedAt: Micros;
+  let how: DownloadTimeSource;
+  const fromName = FILE_NAME_DATE.exec(raw.key)?.[1];
+  const marketTime = raw.pieces.find((p) => p.marketTimeMicros !== null)?.marketTimeMicros ?? null;
+  if (options.downloadedAt?.[raw.key]) {
+    downloadedAt = downloadInstant(options.downloadedAt[raw.key], `downloadedAt[${raw.key}]`);
+    how = 'option';
+  } else if (meta?.downloaded_at || meta?.download_date) {
+    downloadedAt = downloadInstant(
+      (meta.downloaded_at ?? meta.download_date)!,
+      `${raw.key}.meta.json ${meta.downloaded_at ? 'downloaded_at' : 'download_date'}`,
+    );
+    how = 'sidecar';
+  } else if (fromName) {
+    downloadedAt = downloadInstant(fromName, `${raw.key}: download date in the file name`);
+    how = 'file_name';
+  } else if (marketTime !== null) {
+    downloadedAt = marketTime;
+    how = 'market_time';
+  } else {
+    // The whole file's latest bar (a Lean file's pieces share its download).
+    const lastBar = latestBarDate({
+      bars: raw.pieces.flatMap((p) => p.bars),
+      splits: raw.pieces.flatMap((p) => p.splits),
+      dividends: raw.pieces.flatMap((p) => p.dividends),
+    });
+    if (lastBar === undefined) {
+      skip(raw.key, 'no bars and no download date; give "download_date" in its .meta.json sidecar');
+      return null;
+    }
+    downloadedAt = endOfDayMicros(lastBar, raw.pieces[0].timeZone);
+    how = 'last_bar';
+  }
+  return { downloadedAt, how };
+}
+
+/**
+ * A Lean security's splits and dividends come from its factor file: an events-only download, dated with
+ * the latest download of the security's bars, whose sha256 is the actions' source_ref.
+ */
+function addLeanFactorEntries(
+  leanFactors: Map<string, { key: string; sha256: string; symbol: string; rows: LeanFactorRow[] }>,
+  entries: PriceEntry[],
+): void {
   for (const [symbol, f] of leanFactors) {
     const mine = entries.filter((e) => e.symbol === symbol && e.download.parsed.format === 'lean_daily');
     if (mine.length === 0) continue;
@@ -616,8 +708,13 @@ export function ingestPricesRawDir(
       assumed: false,
     });
   }
+}
 
-  // Group into instruments: symbol × (vendor-adjusted or recoverable).
+/** Groups the entries into instruments (symbol × vendor-adjusted or recoverable) and maps each. */
+function mapPriceInstruments(
+  run: IngestRun,
+): Pick<IngestPricesResult, 'instruments' | 'vendorAdjustedSeriesIds'> {
+  const { options, sink, files, entries, pieceFile } = run;
   const groups = new Map<string, PriceEntry[]>();
   for (const e of entries) {
     const key = `${e.symbol}\u0000${e.download.parsed.adjustment === 'split_dividend' ? 'vadj' : 'raw'}`;
@@ -653,17 +750,7 @@ export function ingestPricesRawDir(
       accountBars(raw.tally, report);
     }
   }
-  for (const raw of raws) {
-    if (!files.some((f) => f.file === raw.key)) continue;
-    if (raw.tally.record === 'row') {
-      // Events files: every listed event is mapped, a row the parser could not read is dropped.
-      const p = raw.pieces[0];
-      raw.tally.map(p.splits.length + p.dividends.length);
-      raw.tally.drop('bad_value', p.issues.length);
-    }
-    account(raw.tally.entry());
-  }
-  return { files, supportFiles, instruments, skipped, vendorAdjustedSeriesIds, accounting };
+  return { instruments, vendorAdjustedSeriesIds };
 }
 
 /**
@@ -902,23 +989,32 @@ export function summarizePriceQuality(
   const rows: PriceQualitySummaryRow[] = [];
   for (const inst of result.instruments) {
     const family = inst.seriesIds[0]?.includes('pxadj:') ? 'pxadj' : 'px';
-    for (const { where, report } of inst.quality) {
-      rows.push({
-        symbol: inst.symbol,
-        family,
-        file: where,
-        bars_in: report.bars_in,
-        bars_kept: report.bars_kept,
-        first_date: report.first_date,
-        last_date: report.last_date,
-        issue_counts: { ...report.issue_counts } as Record<string, number>,
-        missing_days: report.missing_days,
-        longest_gap: report.gaps[0] ?? null,
-        stale_runs: report.stale_runs.length,
-        extreme_returns: report.extreme_returns.slice(0, 5),
-        volume_spikes: report.volume_spikes.length,
-      });
-    }
+    for (const { where, report } of inst.quality)
+      rows.push(priceQualityRow(inst.symbol, family, where, report));
   }
   return rows;
+}
+
+/** The price-quality summary row of one download (file) of one instrument. */
+export function priceQualityRow(
+  symbol: string,
+  family: PriceQualitySummaryRow['family'],
+  where: string,
+  report: BarQualityReport,
+): PriceQualitySummaryRow {
+  return {
+    symbol,
+    family,
+    file: where,
+    bars_in: report.bars_in,
+    bars_kept: report.bars_kept,
+    first_date: report.first_date,
+    last_date: report.last_date,
+    issue_counts: { ...report.issue_counts } as Record<string, number>,
+    missing_days: report.missing_days,
+    longest_gap: report.gaps[0] ?? null,
+    stale_runs: report.stale_runs.length,
+    extreme_returns: report.extreme_returns.slice(0, 5),
+    volume_spikes: report.volume_spikes.length,
+  };
 }
