@@ -1,11 +1,7 @@
-export * from './build-universe.ts';
-export * from './error-codes.ts';
-export * from './git-state.ts';
-export * from './ingest-accounting.ts';
-export * from './load-pipeline.ts';
-export * from './pipeline-config.ts';
-export * from './recorded-pipeline-file.ts';
-export * from './run-sources.ts';
-export type { SourceName } from './source-registry.ts';
-export * from './update-universe.ts';
-export * from './write-universe-beside.ts';
+export { ASOF_VERSION, buildUniverse, type SummaryRow } from './build-universe.ts';
+export { gitState } from './git-state.ts';
+export { isOutOfScope } from './ingest-accounting.ts';
+export { loadPipeline } from './load-pipeline.ts';
+export { PipelineConfig, pipelineJsonSchema } from './pipeline-config.ts';
+export { recordedPipelineFile } from './recorded-pipeline-file.ts';
+export { type UpdateResult, type UpdateStep, updateUniverse } from './update-universe.ts';

@@ -37,7 +37,9 @@ export const PipelineConfig = z
     $schema: z.string().optional(),
     name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'use lower-case letters, digits and dashes'),
     description: z.string().optional(),
-    eval_start: IsoDate.default('2020-01-01').describe('first evaluation origin date (docs/glossary.md: eval_start)'),
+    eval_start: IsoDate.default('2020-01-01').describe(
+      'first evaluation origin date (docs/glossary.md: eval_start)',
+    ),
     duckdb: z
       .object({
         threads: z.number().int().min(1).max(256).default(2),

@@ -8,6 +8,8 @@ export { loadQuery, loadSql, runSqlFile } from './load-sql.ts';
 export {
   asOutOfMemory,
   Duck,
+  DuckError,
+  DuckOutOfMemoryError,
   PARQUET_ROW_GROUP_ROWS,
   type Params,
   physicalMemoryBytes,

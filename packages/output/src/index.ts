@@ -9,7 +9,8 @@ export {
 } from './inspect-output-target.ts';
 export { installSignalCleanup, onInterrupt, runInterruptibly } from './install-signal-cleanup.ts';
 export { fileTypeWords, NotRegularFileError, openRegularFile, readRegularFile } from './open-regular-file.ts';
-export { outputIoError } from './output-io-error.ts';
+export { OutputBusyError, OutputRefusedError } from './output-errors.ts';
+export { OutputIoError, outputIoError } from './output-io-error.ts';
 export { planOutput } from './plan-output.ts';
 export { isProcessAlive, parseStamp, stampText } from './process-stamp.ts';
 export { isSameOrInside, resolveRealPath } from './resolve-real-path.ts';

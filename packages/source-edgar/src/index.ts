@@ -1,3 +1,4 @@
+export { EdgarConfig } from './edgar-config.ts';
 export { edgarSource } from './edgar-source.ts';
 export { generateSyntheticEdgar } from './generate-synthetic-edgar.ts';
 export type { EdgarIngestSummary } from './ingest-edgar-payloads.ts';

@@ -1,3 +1,4 @@
+export { EmbeddedConfig } from './embedded-config.ts';
 export { embeddedSource } from './embedded-source.ts';
 export {
   generateSyntheticPrices,

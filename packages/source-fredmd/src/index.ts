@@ -1,1 +1,2 @@
+export { FredmdConfig } from './fredmd-config.ts';
 export { fredmdSource } from './fredmd-source.ts';

@@ -1,1 +1,2 @@
+export { RtdsmConfig } from './rtdsm-config.ts';
 export { rtdsmSource } from './rtdsm-source.ts';

@@ -1,2 +1,3 @@
 export { generateScaleUniverse } from './generate-scale-universe.ts';
+export { ScaleConfig } from './scale-config.ts';
 export { scaleSource } from './scale-source.ts';

@@ -3,6 +3,7 @@ export { membershipWarnings } from './membership-warnings.ts';
 export {
   assertInvariants,
   createStagingTables,
+  InvariantError,
   MODELS_DIR,
   modelSql,
   OBSERVATION_MODELS,
