@@ -107,7 +107,7 @@ export function testKitLeaks(pkgs: Shipped[]): string[] {
   return bad;
 }
 
-/** The allowed-edge rules of SPEC §2. Returns the forbidden edges. */
+/** The allowed edges (docs/architecture.md, CONTRIBUTING.md). Returns the forbidden edges. */
 export function forbiddenEdges(pkgs: Pkg[]): string[] {
   const bad: string[] = [];
   for (const p of pkgs) {

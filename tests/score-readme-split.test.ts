@@ -193,7 +193,7 @@ describe('asof score on the README split (issue 51 items 5 and 6)', () => {
     expect(blocks.length).toBeGreaterThan(20);
     for (const b of blocks) {
       expect(b.family).toBe('finverse');
-      expect(b.ranked_by).toMatch(/^FinVerse §4\.2 rank aggregation/);
+      expect(b.ranked_by).toMatch(/^FinVerse's rank aggregation \(docs\/glossary\.md\)/);
       expect(b.metrics.length).toBeGreaterThan(0);
     }
     const md = readFileSync(join(work, 'skip-score', 'leaderboard.md'), 'utf8');

@@ -22,6 +22,7 @@ export {
   quantileColumnName,
 } from './baseline-quantiles.ts';
 export { driftPath } from './drift-path.ts';
+export { BASELINES_ERRORS } from './error-codes.ts';
 export { fitArima } from './fit-arima.ts';
 export { fitGarch } from './fit-garch.ts';
 export { forecastArima } from './forecast-arima.ts';

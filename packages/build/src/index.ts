@@ -1,4 +1,5 @@
 export { ASOF_VERSION, buildUniverse, type SummaryRow } from './build-universe.ts';
+export { BUILD_ERRORS } from './error-codes.ts';
 export { gitState } from './git-state.ts';
 export { isOutOfScope } from './ingest-accounting.ts';
 export { loadPipeline } from './load-pipeline.ts';

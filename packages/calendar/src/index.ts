@@ -1,3 +1,4 @@
+export { CALENDAR_ERRORS } from './error-codes.ts';
 export { isKnownTimeZone, localDateOfMicros, wallTimeToUtcMs } from './fast-zone.ts';
 export { addIsoDays, dayNumberToIso, isoDayNumber, isoWeekday } from './iso-day.ts';
 export { periodLabel } from './period-label.ts';

@@ -5,4 +5,5 @@ export {
   type SeriesDiff,
   type UniverseDiff,
 } from './diff-universes.ts';
+export { DIFF_ERRORS } from './error-codes.ts';
 export { vendorRestatementWarnings } from './vendor-restatement-warnings.ts';

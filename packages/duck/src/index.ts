@@ -3,6 +3,7 @@ import { nodeApi } from './node-api.ts';
 export type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 export const { BIGINT, BOOLEAN, DOUBLE, INTEGER, listValue, VARCHAR } = nodeApi;
 export { describeParquet, type ParquetDescription } from './describe-parquet.ts';
+export { DUCK_ERRORS } from './error-codes.ts';
 export { cutRanges, keyRanges, MAX_ROWS_PER_FILE, partPath } from './key-ranges.ts';
 export { loadQuery, loadSql, runSqlFile } from './load-sql.ts';
 export {

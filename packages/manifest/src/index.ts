@@ -6,6 +6,7 @@ export {
   writeManifest,
 } from './build-manifest.ts';
 export { canonicalJson, sha256Hex } from './canonical-json.ts';
+export { MANIFEST_ERRORS } from './error-codes.ts';
 export { hashFile } from './hash-file.ts';
 export { manifestOutput } from './manifest-output.ts';
 export {

@@ -1,4 +1,5 @@
 export { cleanStaleTemps } from './clean-stale-temps.ts';
+export { OUTPUT_ERRORS } from './error-codes.ts';
 export { faultPoint } from './fault-point.ts';
 export {
   ASOF_HTML_GENERATOR,

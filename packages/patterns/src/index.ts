@@ -1,6 +1,7 @@
 export { buildSegments, SEGMENTS_TABLE_SPEC } from './build-segments.ts';
 export { CharacteristicsPool } from './characteristics/characteristics-pool.ts';
 export { FINTSB_K } from './choose-dataset-size.ts';
+export { PATTERNS_ERRORS } from './error-codes.ts';
 export {
   exportFintsb,
   FINTSB_FIELDS,

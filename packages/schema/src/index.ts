@@ -22,6 +22,7 @@ export { asOfView } from './collected-as-of-view.ts';
 export { commandSeconds, elapsedStamp, startCommandClock } from './command-clock.ts';
 export { compareRawInputs, rawInputsUnchanged } from './compare-raw-inputs.ts';
 export type { ErrorCatalogue, ErrorCodeEntry } from './error-catalogue.ts';
+export { SCHEMA_ERRORS } from './error-codes.ts';
 export { FREQUENCIES, FREQUENCY_NAMES, Frequency } from './frequency.ts';
 export { daysInMonth, IsoDate, MONTH_NAMES } from './iso-date.ts';
 export { jsonSchemaOf, jsonSchemas, jsonSchemaText } from './json-schemas.ts';

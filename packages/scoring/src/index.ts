@@ -8,6 +8,7 @@ export {
 } from './align-forecasts.ts';
 export type { ScoreStore } from './baseline-cache.ts';
 export { buildEvaluationPanel, type EvaluationPanel, panelFromColumns } from './build-evaluation-panel.ts';
+export { SCORING_ERRORS } from './error-codes.ts';
 export { forecastJsonSchema } from './forecast-schema.ts';
 export { type BaselineWinGroup, groupBaselinesWin, TOP_CELLS_PER_GROUP } from './group-baselines-win.ts';
 export { type LeaderboardSectionId, leaderboardSections, pooledIcTable } from './leaderboard-sections.ts';

@@ -1,5 +1,6 @@
 export { EmbeddedConfig } from './embedded-config.ts';
 export { embeddedSource } from './embedded-source.ts';
+export { SOURCE_EMBEDDED_ERRORS } from './error-codes.ts';
 export {
   generateSyntheticPrices,
   priceProcessOf,

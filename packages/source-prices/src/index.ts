@@ -1,6 +1,7 @@
 export { checkDownloadQuality } from './check-download-quality.ts';
 export { createSessionCloser, defaultPriceCalendar } from './create-session-closer.ts';
 export type { EntitySplit } from './entity-splits.ts';
+export { SOURCE_PRICES_ERRORS } from './error-codes.ts';
 export { generateSyntheticYahooCharts, type SyntheticChartSpec } from './generate-synthetic-yahoo-charts.ts';
 export { accountBars, type PriceQualitySummaryRow, priceQualityRow } from './ingest-prices-raw-dir.ts';
 export { ListingSpan, type ListingSpanState } from './listing-span.ts';

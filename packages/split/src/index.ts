@@ -3,6 +3,7 @@
 // (the models, the output specs, the invariants) is internal to the package.
 export { ORIGINS_POLICIES, type OriginsPolicy } from './check-dm-compatible.ts';
 export { driftForecaster } from './drift-forecaster.ts';
+export { SPLIT_ERRORS } from './error-codes.ts';
 export {
   type GridStep,
   type GuardCounts,

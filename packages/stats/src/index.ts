@@ -1,6 +1,7 @@
 // @asof/stats: the pure numerics of the patterns, the scorer and the baselines (issue 53 item 4), each
 // with its reference tests. No domain types: arrays and numbers in, numbers out.
 export { adfStatistic, adfStatisticWith } from './adf-statistic.ts';
+export { STATS_ERRORS } from './error-codes.ts';
 export { fftInPlace, fftPlan } from './fft.ts';
 export { forecastability } from './forecastability.ts';
 export { gramCholesky } from './gram-cholesky.ts';

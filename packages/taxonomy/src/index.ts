@@ -1,4 +1,5 @@
 export { classifyPriceSeries, type PriceClassification } from './classify-price-series.ts';
+export { TAXONOMY_ERRORS } from './error-codes.ts';
 export { expandMetricColumns, expandUnitTasks, unitTasks } from './expand-metric-columns.ts';
 export { checkSeriesUnits, findUnit, lookupUnit, UnknownUnitError } from './find-unit.ts';
 export { horizonSteps } from './horizon-steps.ts';

@@ -1,3 +1,4 @@
+export { TRANSFORM_ERRORS } from './error-codes.ts';
 export { assertKnownUnits, loadRegistryTables } from './load-registry-tables.ts';
 export { membershipWarnings } from './membership-warnings.ts';
 export {
