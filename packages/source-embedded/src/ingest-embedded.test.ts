@@ -47,7 +47,7 @@ describe('embedded real data (vega-datasets)', () => {
       expect(a).toMatchObject({ source: 'vega-datasets', mapped: a.read, dropped: {} });
   });
 
-  it('applies the SPEC §4 rules', () => {
+  it('applies the release rules of docs/decisions/0004', () => {
     const bar = sink.observations.find((o) => o.series_id === 'vega:sp500:close')!;
     expect(microsToIso(bar.timestamp)).toBe('2000-01-03T21:00:00.000000Z');
     expect(bar.available_at).toBe(bar.timestamp);

@@ -35,7 +35,7 @@ export function ingestEmbedded(
     sink.addWarning({
       code: 'RULE_BASED_AVAILABLE_AT',
       message:
-        'vega-datasets series carry no release dates: available_at follows SPEC §4 rules (index bars at 16:00 New York, BLS data on the first Friday of the next month 08:30 New York)',
+        'vega-datasets series carry no release dates: available_at follows the release rules of docs/decisions/0004-available-at-rules.md (index bars at 16:00 New York, BLS data on the first Friday of the next month 08:30 New York)',
     });
   }
   const syn = config.synthetic;
