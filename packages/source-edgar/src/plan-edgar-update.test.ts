@@ -1,19 +1,7 @@
-import type { SourceOldInput, SourceRawFile, SourceUpdateContext } from '@asof/schema';
+import { rawFile as file, updateContext } from '@asof/test-kit';
 import { describe, expect, it } from 'vitest';
 import { EdgarConfig } from './edgar-config.ts';
 import { planEdgarUpdate } from './plan-edgar-update.ts';
-
-const file = (name: string, sha256: string): SourceRawFile => ({ name, sha256, bytes: 1, head: '' });
-
-/** An update context over an in-memory folder: what the build would list and what OLD read. */
-function context(now: SourceRawFile[], old: SourceOldInput[], sectionChanged = false): SourceUpdateContext {
-  return {
-    sectionChanged,
-    oldInputs: old,
-    listRawDir: (_dir, filter) => new Map(now.filter((f) => filter.keep(f.name)).map((f) => [f.name, f])),
-    hashFile: () => null,
-  };
-}
 
 const RAW = EdgarConfig.parse({ raw_dir: 'edgar' });
 const OLD = [
@@ -23,7 +11,7 @@ const OLD = [
 
 describe('planEdgarUpdate', () => {
   it('reads live tickers and synthetic companies again, without listing a folder', () => {
-    const ctx = context([], OLD);
+    const ctx = updateContext([], OLD);
     ctx.listRawDir = () => {
       throw new Error('listed');
     };
@@ -38,18 +26,18 @@ describe('planEdgarUpdate', () => {
   });
 
   it("reuses a folder holding OLD's inputs (only edgar's, and only the files its reader reads)", () => {
-    const plan = planEdgarUpdate(RAW, context([file('CIK1.json', 'a'), file('notes.txt', 'n')], OLD));
+    const plan = planEdgarUpdate(RAW, updateContext([file('CIK1.json', 'a'), file('notes.txt', 'n')], OLD));
     expect(plan.action).toBe('reuse');
     expect([...(plan.files?.keys() ?? [])]).toEqual(['CIK1.json']);
   });
 
   it('decides per company when files changed, and reads a changed block again', () => {
     const now = [file('CIK1.json', 'b'), file('CIK2.json.gz', 'c')];
-    expect(planEdgarUpdate(RAW, context(now, OLD))).toMatchObject({
+    expect(planEdgarUpdate(RAW, updateContext(now, OLD))).toMatchObject({
       action: 'entities',
       change: { added: ['CIK2.json.gz'], changed: ['CIK1.json'], removed: [] },
     });
-    expect(planEdgarUpdate(RAW, context(now, OLD, true))).toMatchObject({
+    expect(planEdgarUpdate(RAW, updateContext(now, OLD, { sectionChanged: true }))).toMatchObject({
       action: 'rerun',
       reason: 'its pipeline block changed',
     });

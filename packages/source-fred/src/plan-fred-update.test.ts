@@ -1,19 +1,7 @@
-import type { SourceOldInput, SourceRawFile, SourceUpdateContext } from '@asof/schema';
+import { rawFile as file, updateContext } from '@asof/test-kit';
 import { describe, expect, it } from 'vitest';
 import { FredConfig } from './fred-config.ts';
 import { planFredUpdate } from './plan-fred-update.ts';
-
-const file = (name: string, sha256: string): SourceRawFile => ({ name, sha256, bytes: 1, head: '' });
-
-/** An update context over an in-memory folder: what the build would list and what OLD read. */
-function context(now: SourceRawFile[], old: SourceOldInput[], sectionChanged = false): SourceUpdateContext {
-  return {
-    sectionChanged,
-    oldInputs: old,
-    listRawDir: (_dir, filter) => new Map(now.filter((f) => filter.keep(f.name)).map((f) => [f.name, f])),
-    hashFile: () => null,
-  };
-}
 
 const RAW = FredConfig.parse({ raw_dir: 'fred' });
 const OLD = [
@@ -23,7 +11,7 @@ const OLD = [
 
 describe('planFredUpdate', () => {
   it('reads live series, the catalog and synthetic ALFRED again', () => {
-    const ctx = context([file('GDP.json', 'a')], OLD);
+    const ctx = updateContext([file('GDP.json', 'a')], OLD);
     for (const f of [
       { raw_dir: 'fred', series: ['GDP'] },
       { raw_dir: 'fred', catalog: true },
@@ -36,16 +24,18 @@ describe('planFredUpdate', () => {
   });
 
   it("reuses a folder holding OLD's inputs and reads a changed one again whole", () => {
-    expect(planFredUpdate(RAW, context([file('GDP.json', 'a'), file('x.txt', 'x')], OLD)).action).toBe(
+    expect(planFredUpdate(RAW, updateContext([file('GDP.json', 'a'), file('x.txt', 'x')], OLD)).action).toBe(
       'reuse',
     );
-    expect(planFredUpdate(RAW, context([file('GDP.json', 'b')], OLD))).toMatchObject({
+    expect(planFredUpdate(RAW, updateContext([file('GDP.json', 'b')], OLD))).toMatchObject({
       action: 'rerun',
       reason: 'raw files changed',
       change: { added: [], changed: ['GDP.json'], removed: [] },
     });
-    expect(planFredUpdate(RAW, context([], OLD))).toMatchObject({ change: { removed: ['GDP.json'] } });
-    expect(planFredUpdate(RAW, context([file('GDP.json', 'a')], OLD, true))).toMatchObject({
+    expect(planFredUpdate(RAW, updateContext([], OLD))).toMatchObject({ change: { removed: ['GDP.json'] } });
+    expect(
+      planFredUpdate(RAW, updateContext([file('GDP.json', 'a')], OLD, { sectionChanged: true })),
+    ).toMatchObject({
       reason: 'its pipeline block changed',
     });
   });
