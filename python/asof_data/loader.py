@@ -124,16 +124,49 @@ def _normalise(df):
     return df
 
 
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|Infinity|NaN)$")
+_INTEGER = re.compile(r"^[+-]?\d+$")
+_LEADING_ZERO = re.compile(r"^[+-]?0\d")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_BOOLEANS = {"true": True, "false": False, "True": True, "False": False, "TRUE": True, "FALSE": False}
+
+
+def _typed(s, name):
+    """A CSV column read as text, typed the way its Parquet twin is: numbers (but codes like '0001' stay
+    text), booleans, dates (YYYY-MM-DD), else text. Instants and lists are left to _normalise."""
+    if name in _TEXT_COLUMNS or name.endswith("_id"):
+        return s
+    text = s.dropna()
+    if len(text) == 0:
+        return s.astype(float)  # every cell empty: NaN, as pandas reads it
+    if text.isin(list(_BOOLEANS)).all():
+        return s.map(lambda v: _BOOLEANS[v] if isinstance(v, str) else None)
+    if text.str.match(_NUMBER).all() and not (name != "value" and text.str.match(_LEADING_ZERO).any()):
+        if len(text) == len(s) and text.str.match(_INTEGER).all():
+            try:
+                return s.astype("int64")
+            except (OverflowError, ValueError):
+                pass
+        return pd.to_numeric(s)
+    if text.str.match(_DATE).all():  # a DATE column (Parquet gives datetime.date)
+        return pd.to_datetime(s, format="%Y-%m-%d").dt.date.where(s.notna(), None)
+    return s
+
+
 def _read_csv(data, rel):
+    """A CSV shard: header row, empty field = null, every other field text until typed (_typed)."""
     text = data.decode("utf-8-sig")
     header = next(csv.reader(io.StringIO(text)), [])
-    dtype = {c: str for c in header if c in _TEXT_COLUMNS or c.endswith("_id")}
     try:
-        return pd.read_csv(io.StringIO(text), dtype=dtype, keep_default_na=False, na_values=[""], low_memory=False)
+        df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, na_values=[""], low_memory=False)
     except pd.errors.EmptyDataError:
         return pd.DataFrame(columns=header)
     except Exception as e:
         raise LoadError(f"{rel}: not a readable CSV ({e})") from e
+    df = df.reset_index(drop=True)
+    for col in df.columns:
+        df[col] = _typed(df[col], col)
+    return df
 
 
 def _read_parquet(data, rel):

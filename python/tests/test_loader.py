@@ -3,6 +3,7 @@
 Run: cd python && /usr/bin/python3 -m unittest discover -s tests
 """
 
+import datetime
 import hashlib
 import io
 import json
@@ -45,10 +46,10 @@ SHARD_1 = [
     f"NA,{JAN},2020-01-01T00:00:00.000000Z,2020-02-01T00:00:00.000000Z,5,rule,n.csv,2020-01",
 ]
 SERIES = [
-    "series_id,title,frequency,n_obs",
-    "NA,North America,M,1",
-    "fred:b,Series B,M,2",
-    "syn:a,Series A,M,3",
+    "series_id,title,frequency,n_obs,source_key,eval_target,fiscal_year_end,score,grid_epoch",
+    "NA,North America,M,1,0001,true,,0.5,2000-01-03",
+    "fred:b,Series B,M,2,B,false,,,",
+    "syn:a,Series A,M,3,2,true,,1e3,2000-01-03",
 ]
 SNAPSHOT = [
     "id,timestamp,target",
@@ -212,6 +213,13 @@ class LoaderTest(unittest.TestCase):
         series = load(self.root, config="series")
         self.assertEqual(series["series_id"].tolist(), ["NA", "fred:b", "syn:a"])
         self.assertEqual(series["n_obs"].tolist(), [1, 2, 3])
+        self.assertEqual(series["n_obs"].dtype, "int64")
+        self.assertEqual(series["source_key"].tolist(), ["0001", "B", "2"])  # codes stay text
+        self.assertEqual(series["eval_target"].tolist(), [True, False, True])
+        self.assertTrue(series["fiscal_year_end"].isna().all())
+        self.assertEqual(series["score"].tolist()[0::2], [0.5, 1000.0])
+        self.assertTrue(math.isnan(series["score"].iloc[1]))
+        self.assertEqual(series["grid_epoch"].tolist(), [datetime.date(2000, 1, 3), None, datetime.date(2000, 1, 3)])
         snap = load(self.root, config="snapshot")
         self.assertEqual(snap.iloc[0]["timestamp"], [utc(JAN), utc(FEB)])
         self.assertEqual(snap.iloc[0]["target"], [1.5, 2.0])
