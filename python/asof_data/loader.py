@@ -139,16 +139,17 @@ def _typed(s, name):
     text = s.dropna()
     if len(text) == 0:
         return s.astype(float)  # every cell empty: NaN, as pandas reads it
-    if text.isin(list(_BOOLEANS)).all():
+    first = text.iloc[0]  # a cheap refusal first: most text columns fail on their first cell
+    if first in _BOOLEANS and text.isin(list(_BOOLEANS)).all():
         return s.map(lambda v: _BOOLEANS[v] if isinstance(v, str) else None)
-    if text.str.match(_NUMBER).all() and not (name != "value" and text.str.match(_LEADING_ZERO).any()):
+    if _NUMBER.match(first) and text.str.match(_NUMBER).all() and not (name != "value" and text.str.match(_LEADING_ZERO).any()):
         if len(text) == len(s) and text.str.match(_INTEGER).all():
             try:
                 return s.astype("int64")
             except (OverflowError, ValueError):
                 pass
         return pd.to_numeric(s)
-    if text.str.match(_DATE).all():  # a DATE column (Parquet gives datetime.date)
+    if _DATE.match(first) and text.str.match(_DATE).all():  # a DATE column (Parquet gives datetime.date)
         return pd.to_datetime(s, format="%Y-%m-%d").dt.date.where(s.notna(), None)
     return s
 

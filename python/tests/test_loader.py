@@ -284,6 +284,20 @@ class LoaderTest(unittest.TestCase):
             load(self.root)
         self.assertEqual(len(load(self.root, config="series", verify=False)), 4)
 
+    def test_croissant_with_urls(self):
+        # A card on a hub may give each contentUrl as a full address; the path's tail names the file.
+        os.remove(os.path.join(self.root, "manifest.json"))
+        path = os.path.join(self.root, "croissant.json")
+        with open(path, encoding="utf-8") as f:
+            card = json.load(f)
+        for d in card["distribution"]:
+            if "contentUrl" in d:
+                d["contentUrl"] = "https://huggingface.co/datasets/o/tiny/resolve/main/" + d["contentUrl"]
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(card, f)
+        self.assertEqual(len(load(self.root, as_of="2020-03-06")), 4)
+        self.assertEqual(len(asof_data.verify(self.root)), 4)  # the data files; the card does not list itself
+
     def test_verify_and_manifest_path(self):
         checked = asof_data.verify(self.root)
         self.assertIn("croissant.json", checked)
@@ -327,6 +341,27 @@ class ParquetTest(unittest.TestCase):
         with mock.patch.object(loader_module, "_pyarrow_available", return_value=False):
             want = load(csv_root, as_of="2020-04-15")
         pd.testing.assert_frame_equal(got, want, check_dtype=False)
+
+    def test_snapshot_lists(self):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        root = tempfile.mkdtemp(prefix="asof-data-snap-")
+        self.addCleanup(shutil.rmtree, root, True)
+        table = pa.table(
+            {
+                "id": ["syn:a"],
+                "timestamp": pa.array([[utc(JAN), utc(FEB)]], pa.list_(pa.timestamp("us", tz="UTC"))),
+                "target": pa.array([[1.5, 2.0]], pa.list_(pa.float64())),
+            }
+        )
+        buf = io.BytesIO()
+        pq.write_table(table, buf)
+        write_folder(root, files={}, extra={"data/snapshot/train-00000.parquet": buf.getvalue()})
+        snap = load(root, config="snapshot")
+        self.assertEqual(snap.iloc[0]["timestamp"], [utc(JAN), utc(FEB)])
+        self.assertEqual(snap.iloc[0]["target"], [1.5, 2.0])
+        self.assertIsInstance(snap.iloc[0]["target"][0], float)
 
 
 if __name__ == "__main__":
