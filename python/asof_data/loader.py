@@ -48,7 +48,9 @@ def _stems(root, config, split, files):
     data_dir = os.path.join(root, "data")
     folder = os.path.join(data_dir, config)
     if not os.path.isdir(folder):
-        configs = sorted(d for d in os.listdir(data_dir) if os.path.isdir(os.path.join(data_dir, d))) if os.path.isdir(data_dir) else []
+        configs = []
+        if os.path.isdir(data_dir):
+            configs = sorted(d for d in os.listdir(data_dir) if os.path.isdir(os.path.join(data_dir, d)))
         raise LoadError(
             f"{root}: no config '{config}' (no folder data/{config}); configs here: {', '.join(configs) or 'none'}"
         )
@@ -100,7 +102,8 @@ def _as_list(cell):
         return list(_to_utc(pd.Series(items)))
     if items and isinstance(items[0], (np.datetime64, pd.Timestamp)):
         return list(_to_utc(pd.Series(items)))
-    return [None if isinstance(x, float) and np.isnan(x) else x.item() if isinstance(x, np.generic) else x for x in items]
+    items = [x.item() if isinstance(x, np.generic) else x for x in items]
+    return [None if isinstance(x, float) and np.isnan(x) else x for x in items]
 
 
 def _normalise(df):
@@ -110,14 +113,18 @@ def _normalise(df):
         if pd.api.types.is_datetime64_any_dtype(s):
             df[col] = _to_utc(s)
             continue
-        first = _first(s) if s.dtype == object else None
+        text_like = s.dtype == object or isinstance(s.dtype, pd.StringDtype)  # pandas 3 reads text as str
+        first = _first(s) if text_like else None
         if isinstance(first, str) and first.startswith("["):
             df[col] = s.map(_as_list)
         elif isinstance(first, (list, tuple, np.ndarray)):
             df[col] = s.map(_as_list)
         elif isinstance(first, str):
-            text = s.dropna().astype(str)
-            if _ISO_INSTANT.match(first) and text.str.match(_ISO_INSTANT).all():
+            # timestamp and available_at always (naive text is UTC; text that is no instant fails loudly),
+            # any other column when every cell is an ISO-8601 instant with its offset.
+            if col in _TIME_COLUMNS or (
+                _ISO_INSTANT.match(first) and s.dropna().astype(str).str.match(_ISO_INSTANT).all()
+            ):
                 df[col] = _to_utc(s)
         elif col in _TIME_COLUMNS and first is None:
             df[col] = _to_utc(s)
@@ -142,7 +149,8 @@ def _typed(s, name):
     first = text.iloc[0]  # a cheap refusal first: most text columns fail on their first cell
     if first in _BOOLEANS and text.isin(list(_BOOLEANS)).all():
         return s.map(lambda v: _BOOLEANS[v] if isinstance(v, str) else None)
-    if _NUMBER.match(first) and text.str.match(_NUMBER).all() and not (name != "value" and text.str.match(_LEADING_ZERO).any()):
+    numbers = _NUMBER.match(first) and text.str.match(_NUMBER).all()
+    if numbers and not (name != "value" and text.str.match(_LEADING_ZERO).any()):
         if len(text) == len(s) and text.str.match(_INTEGER).all():
             try:
                 return s.astype("int64")
@@ -256,7 +264,8 @@ def load(path, config="observations", split="train", as_of=None, series=None, ve
         if not needed <= set(df.columns):
             if as_of is not None:
                 raise ValueError(
-                    f"as_of applies to observations (columns {sorted(needed)}); {config}/{split} has {list(df.columns)}"
+                    f"as_of applies to observations (columns {sorted(needed)}); "
+                    f"{config}/{split} has {list(df.columns)}"
                 )
             return df.reset_index(drop=True)
         if as_of is not None:

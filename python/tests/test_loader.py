@@ -94,7 +94,12 @@ def write_folder(root, files=FILES, extra=None):
     with open(os.path.join(root, "croissant.json"), "w", encoding="utf-8") as f:
         json.dump(croissant, f, indent=2)
     outputs = [
-        {"path": rel, "sha256": sha256(os.path.join(root, rel)), "bytes": os.path.getsize(os.path.join(root, rel)), "table": rel.split("/")[1] if rel.startswith("data/") else "croissant"}
+        {
+            "path": rel,
+            "sha256": sha256(os.path.join(root, rel)),
+            "bytes": os.path.getsize(os.path.join(root, rel)),
+            "table": rel.split("/")[1] if rel.startswith("data/") else "croissant",
+        }
         for rel in sorted(rels + ["croissant.json"])
     ]
     manifest = {"dataset_id": "0" * 64, "kind": "publish", "parent_dataset_id": "1" * 64, "outputs": outputs}
@@ -157,7 +162,13 @@ class LoaderTest(unittest.TestCase):
         # fred:b's February was withdrawn on 2020-04-10: no value there until it is published again.
         self.assertEqual(
             rows(load(self.root, as_of=pd.Timestamp("2020-04-15"))),
-            [("NA", JAN, 5.0), ("fred:b", JAN, 10.0), ("syn:a", JAN, 1.5), ("syn:a", FEB, 2.0), ("syn:a", MAR, 3.0)],
+            [
+                ("NA", JAN, 5.0),
+                ("fred:b", JAN, 10.0),
+                ("syn:a", JAN, 1.5),
+                ("syn:a", FEB, 2.0),
+                ("syn:a", MAR, 3.0),
+            ],
         )
         self.assertEqual(
             rows(load(self.root, as_of="2020-06-01T00:00:00Z")),
@@ -180,6 +191,15 @@ class LoaderTest(unittest.TestCase):
         self.assertEqual(str(df["available_at"].dt.tz), "UTC")
         self.assertTrue((df["available_at"] <= utc("2020-04-15T00:00:00Z")).all())
 
+    def test_naive_instants_are_utc(self):
+        root = tempfile.mkdtemp(prefix="asof-data-naive-")
+        self.addCleanup(shutil.rmtree, root, True)
+        lines = ["series_id,timestamp,available_at,value", "x,2020-01-31 23:59:59,2020-02-05T00:00:00,1"]
+        write_folder(root, files={"data/observations/train-00000.csv": lines})
+        df = load(root, as_of="2020-02-05")
+        self.assertEqual(df["timestamp"].tolist(), [utc("2020-01-31T23:59:59Z")])
+        self.assertEqual(df["available_at"].tolist(), [utc("2020-02-05T00:00:00Z")])
+
     def test_series_filter(self):
         self.assertEqual(
             rows(load(self.root, series="syn:a", as_of="2020-03-06")), [("syn:a", JAN, 1.5), ("syn:a", FEB, 2.0)]
@@ -193,7 +213,14 @@ class LoaderTest(unittest.TestCase):
         self.assertEqual(list(nx.columns), ["unique_id", "ds", "y"])
         self.assertEqual(
             [(r.unique_id, r.ds.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), r.y) for r in nx.itertuples()],
-            [("NA", JAN, 5.0), ("fred:b", JAN, 10.0), ("fred:b", FEB, 22.0), ("syn:a", JAN, 1.5), ("syn:a", FEB, 2.0), ("syn:a", MAR, 3.0)],
+            [
+                ("NA", JAN, 5.0),
+                ("fred:b", JAN, 10.0),
+                ("fred:b", FEB, 22.0),
+                ("syn:a", JAN, 1.5),
+                ("syn:a", FEB, 2.0),
+                ("syn:a", MAR, 3.0),
+            ],
         )
         self.assertEqual(str(nx["ds"].dt.tz), "UTC")
         at = to_nixtla(load(self.root, as_of="2020-04-15"))
@@ -219,7 +246,8 @@ class LoaderTest(unittest.TestCase):
         self.assertTrue(series["fiscal_year_end"].isna().all())
         self.assertEqual(series["score"].tolist()[0::2], [0.5, 1000.0])
         self.assertTrue(math.isnan(series["score"].iloc[1]))
-        self.assertEqual(series["grid_epoch"].tolist(), [datetime.date(2000, 1, 3), None, datetime.date(2000, 1, 3)])
+        epoch = datetime.date(2000, 1, 3)
+        self.assertEqual(series["grid_epoch"].tolist(), [epoch, None, epoch])
         snap = load(self.root, config="snapshot")
         self.assertEqual(snap.iloc[0]["timestamp"], [utc(JAN), utc(FEB)])
         self.assertEqual(snap.iloc[0]["target"], [1.5, 2.0])
@@ -250,7 +278,8 @@ class LoaderTest(unittest.TestCase):
         self.assertIn(rel, message)
         self.assertIn(expected, message)
         self.assertIn(actual, message)
-        self.assertEqual((caught.exception.path, caught.exception.expected, caught.exception.actual), (rel, expected, actual))
+        e = caught.exception
+        self.assertEqual((e.path, e.expected, e.actual), (rel, expected, actual))
         # verify=False reads it anyway.
         self.assertEqual(len(load(self.root, verify=False)), 9)
         with self.assertRaisesRegex(VerificationError, rel):
@@ -277,7 +306,8 @@ class LoaderTest(unittest.TestCase):
         rel = "data/series/train-00000.csv"
         with open(os.path.join(self.root, *rel.split("/")), "a", encoding="utf-8") as f:
             f.write("x:y,Extra,M,0\n")
-        with self.assertRaisesRegex(VerificationError, rf"{rel}: sha256 mismatch: expected [0-9a-f]{{64}} \(croissant\.json\), actual [0-9a-f]{{64}}"):
+        mismatch = rf"{rel}: sha256 mismatch: expected [0-9a-f]{{64}} \(croissant\.json\), actual [0-9a-f]{{64}}"
+        with self.assertRaisesRegex(VerificationError, mismatch):
             load(self.root, config="series")
         os.remove(os.path.join(self.root, "croissant.json"))
         with self.assertRaisesRegex(LoadError, "neither manifest.json nor croissant.json"):
@@ -320,7 +350,7 @@ class LoaderTest(unittest.TestCase):
         self.assertEqual(len(load(root2)), 4)
 
 
-@unittest.skipUnless(loader_module._pyarrow_available(), "pyarrow is not installed: the Parquet reading is not tested")
+@unittest.skipUnless(loader_module._pyarrow_available(), "pyarrow is not installed: Parquet reading not tested")
 class ParquetTest(unittest.TestCase):
     def test_parquet_equals_csv(self):
         csv_root = tempfile.mkdtemp(prefix="asof-data-csv-")
@@ -331,7 +361,11 @@ class ParquetTest(unittest.TestCase):
         extra = {}
         # Write each observation shard as Parquet with microsecond UTC instants, as asof does.
         with mock.patch.object(loader_module, "_pyarrow_available", return_value=False):
-            shards = {rel: loader_module._normalise(loader_module._read_csv("\n".join(lines).encode(), rel)) for rel, lines in FILES.items() if rel.startswith("data/observations/")}
+            shards = {
+                rel: loader_module._normalise(loader_module._read_csv("\n".join(lines).encode(), rel))
+                for rel, lines in FILES.items()
+                if rel.startswith("data/observations/")
+            }
         for rel, df in shards.items():
             buf = io.BytesIO()
             df.to_parquet(buf, engine="pyarrow", index=False)
