@@ -74,12 +74,9 @@ describe('python/asof_data', () => {
       const ranked = [...all].sort(
         (a, b) => b.n_revisions - a.n_revisions || a.series_id.localeCompare(b.series_id),
       );
-      const ids: string[] = [];
-      for (const s of ranked)
-        if (!ids.some((id) => all.find((x) => x.series_id === id)!.source === s.source))
-          ids.push(s.series_id);
-      for (const s of ranked) if (!ids.includes(s.series_id)) ids.push(s.series_id);
-      ids.splice(3);
+      const sources = new Set<string>();
+      const firstOfSource = ranked.filter((s) => !sources.has(s.source) && sources.add(s.source));
+      const ids = [...new Set([...firstOfSource, ...ranked].map((s) => s.series_id))].slice(0, 3);
       expect(ids).toHaveLength(3);
 
       const r = spawnSync(python!, ['-c', LOAD, join(work, 'p'), T, ...ids], { env, encoding: 'utf8' });
