@@ -213,14 +213,12 @@ async function publishInto(
     },
     inputs: [
       { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
-      ...verified
-        .files()
-        .map((f) => ({
-          source: 'parent',
-          key: f.output.path,
-          sha256: f.output.sha256,
-          bytes: f.output.bytes,
-        })),
+      ...verified.files().map((f) => ({
+        source: 'parent',
+        key: f.output.path,
+        sha256: f.output.sha256,
+        bytes: f.output.bytes,
+      })),
     ],
     outputs,
     warnings: parent.warnings,
