@@ -12,13 +12,17 @@ export interface SourceTerms {
  * the card never claims a licence the data do not carry.
  */
 const KNOWN_TERMS: Record<string, string> = {
-  embedded:
+  'vega-datasets':
     'sample series bundled with asof from vega-datasets (BSD-3-Clause), whose figures are public statistics (US BLS) and historical index and stock prices',
   fred: "FRED/ALFRED data of the Federal Reserve Bank of St. Louis, under FRED's terms of use; some series are copyrighted by their owners",
   fredmd: 'FRED-MD (McCracken and Ng), a public research dataset under its terms',
   rtdsm: 'the Federal Reserve Bank of Philadelphia Real-Time Data Set for Macroeconomists, under its terms',
   edgar: 'SEC EDGAR XBRL company facts: US government public data',
-  prices: "vendor price files (Yahoo, Stooq, Quandl, Lean and the like), under each vendor's terms",
+  prices: "vendor price data, under the vendor's terms",
+  yahoo: "Yahoo Finance price data, under Yahoo's terms",
+  stooq: "Stooq price data, under Stooq's terms",
+  quandl: 'Quandl (Nasdaq Data Link) price data, under its terms',
+  lean: 'QuantConnect Lean price files (AlgoSeek data, all rights reserved by its provider)',
 };
 
 /** The terms line of one source (synthetic series are asof's own output whatever source made them). */

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Duck, listValue } from '@asof/duck';
 import {
@@ -111,7 +111,8 @@ function checkParentTerms(parent: Manifest, dir: string, options: PublishOptions
       { context: { file: options.universePath } },
     );
   }
-  checkRedistribution(universe, dirname(options.universePath), options.universePath);
+  // The pipeline file's path is relative to the universe's real folder (the generation a link names).
+  checkRedistribution(universe, dirname(realpathSync(options.universePath)), options.universePath);
 }
 
 /** Writes the folder's data, card, Croissant, fev tasks and manifest into `dir`. */

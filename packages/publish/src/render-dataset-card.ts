@@ -88,6 +88,16 @@ function availableAtText(): string {
   ].join('\n');
 }
 
+/**
+ * A warning's message for a reader of the Hub, who cannot open asof's repository: a path to one of its
+ * documents becomes the document's name in words.
+ */
+export function withoutRepoPaths(message: string): string {
+  return message
+    .replace(/docs\/decisions\/(\d{4})[\w.-]*/g, "asof's decision record $1")
+    .replace(/docs\/glossary\.md/g, "asof's glossary");
+}
+
 /** The manifest's warnings, as the card states them. */
 function warningsText(d: PublishedDataset): string {
   if (d.warnings.length === 0) return '## Warnings\n\nThe dataset carries no warnings.\n';
@@ -96,7 +106,9 @@ function warningsText(d: PublishedDataset): string {
     '',
     'The build recorded these warnings; read them before using the data:',
     '',
-    ...d.warnings.map((w) => `- **${w.code}**: ${w.message}${w.count === undefined ? '' : ` (${w.count})`}`),
+    ...d.warnings.map(
+      (w) => `- **${w.code}**: ${withoutRepoPaths(w.message)}${w.count === undefined ? '' : ` (${w.count})`}`,
+    ),
     '',
   ].join('\n');
 }
