@@ -110,7 +110,7 @@ function checkMlcroissant(path: string): void {
 
 beforeAll(async () => {
   const [d, tiny] = await Promise.all([defaultFixture(), tinyFixture()]);
-  linkShared(work, { default: d.universe, tiny: tiny.universe });
+  linkShared(work, { default: d.universe, tiny: tiny.universe, 'tiny-split': tiny.split });
   // The README's split ("Your first benchmark").
   const r = await run(
     'split',
@@ -198,6 +198,15 @@ describe('asof publish', () => {
     const again = await run('publish', '--manifest', 'tiny/manifest.json', '--out', 'tiny-hf', '--json');
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).version).toBe('1.0.1');
+    // Semver from the rows (docs/decisions/0066): the tiny split's training rows, then the whole tiny universe
+    // (every row kept, rows added: minor), then the default universe (the tiny rows gone: major).
+    const versions: string[] = [];
+    for (const m of ['tiny-split', 'tiny', 'default']) {
+      const r = await run('publish', '--manifest', `${m}/manifest.json`, '--out', 'versions-hf', '--json');
+      expect(r.code, r.stderr).toBe(0);
+      versions.push(JSON.parse(r.stdout).version);
+    }
+    expect(versions).toEqual(['1.0.0', '1.1.0', '2.0.0']);
     // A universe cannot replace a published folder by mistake: the output kind is checked.
     const clash = await run('publish', '--manifest', 'tiny/manifest.json', '--out', 'tiny');
     expect(clash.code).toBe(2);
