@@ -250,6 +250,17 @@ describe('asof publish', () => {
     expect(JSON.parse(readFileSync(join(work, 'archive-hf', 'manifest.json'), 'utf8')).config.private).toBe(
       true,
     );
+    // A split names its universe only by dataset_id: its series' terms are checked on the universe given.
+    const split = await run('split', '--manifest', 'archive-u/manifest.json', '--out', 'archive-split');
+    expect(split.code, split.stderr).toBe(0);
+    const code = async (...extra: string[]) => {
+      const r = await run('publish', '--manifest', 'archive-split/manifest.json', '--out', 'as-hf', ...extra);
+      return r.code === 0 ? 'ok' : JSON.parse(r.stdout).error.code;
+    };
+    expect(await code('--json')).toBe('PUBLISH_UNIVERSE_NEEDED');
+    expect(await code('--universe', 'archive-u/manifest.json', '--json')).toBe('PUBLISH_TEST_ONLY_INPUT');
+    expect(await code('--universe', 'tiny/manifest.json', '--json')).toBe('PUBLISH_UNIVERSE_MISMATCH');
+    expect(await code('--private')).toBe('ok');
   });
 
   it.skipIf(!existsSync(join(SHARED, 'fixtures', 'real-archive')))(
