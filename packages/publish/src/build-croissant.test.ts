@@ -52,11 +52,16 @@ describe('croissant.json, the card and tasks.yaml of a published split', () => {
     const doc = Croissant.parse(buildCroissant(dataset, 'A split.'));
     expect(doc.distribution.map((d) => d['@type'])).toEqual(['cr:FileObject', 'cr:FileObject']);
     const snapshot = doc.recordSet.find((r) => r['@id'] === 'snapshot')!;
-    expect(snapshot.field.map((f) => [f.name, f.dataType, f.repeated ?? false])).toEqual([
+    expect(snapshot.field.map((f) => [f.name, f.dataType, f.isArray ?? false])).toEqual([
       ['id', 'sc:Text', false],
       ['timestamp', 'sc:DateTime', true],
       ['target', 'sc:Float', true],
+      ['split', 'sc:Text', false],
     ]);
+    const split = snapshot.field[3];
+    const regex = new RegExp((split.source?.transform?.regex as string) ?? '');
+    expect(regex.exec('data/snapshot/train-00000.parquet')?.[1]).toBe('train');
+    expect(split.references?.field['@id']).toBe('splits/name');
     expect(doc.recordSet.find((r) => r.dataType === 'cr:Split')).toBeDefined();
     expect(croissantDataType('BIGINT').dataType).toBe('sc:Integer');
     expect(croissantDataType('DATE').dataType).toBe('sc:Date');

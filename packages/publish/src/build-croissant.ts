@@ -4,16 +4,20 @@ import type { PublishedConfig, PublishedDataset } from './published-dataset.ts';
 export const CROISSANT_CONTEXT = {
   '@language': 'en',
   '@vocab': 'https://schema.org/',
+  arrayShape: 'cr:arrayShape',
   citeAs: 'cr:citeAs',
   column: 'cr:column',
   conformsTo: 'dct:conformsTo',
   containedIn: 'cr:containedIn',
   cr: 'http://mlcommons.org/croissant/',
   data: { '@id': 'cr:data', '@type': '@json' },
+  dataBiases: 'cr:dataBiases',
+  dataCollection: 'cr:dataCollection',
   dataType: { '@id': 'cr:dataType', '@type': '@vocab' },
   dct: 'http://purl.org/dc/terms/',
   equivalentProperty: 'cr:equivalentProperty',
   examples: { '@id': 'cr:examples', '@type': '@json' },
+  excludes: 'cr:excludes',
   extract: 'cr:extract',
   field: 'cr:field',
   fileObject: 'cr:fileObject',
@@ -21,12 +25,14 @@ export const CROISSANT_CONTEXT = {
   fileSet: 'cr:fileSet',
   format: 'cr:format',
   includes: 'cr:includes',
+  isArray: 'cr:isArray',
   isLiveDataset: 'cr:isLiveDataset',
   jsonPath: 'cr:jsonPath',
   key: 'cr:key',
   md5: 'cr:md5',
   parentField: 'cr:parentField',
   path: 'cr:path',
+  personalSensitiveInformation: 'cr:personalSensitiveInformation',
   prov: 'http://www.w3.org/ns/prov#',
   rai: 'http://mlcommons.org/croissant/RAI/',
   recordSet: 'cr:recordSet',
@@ -44,10 +50,10 @@ export const CROISSANT_CONTEXT = {
 
 const ENCODING = { parquet: 'application/x-parquet', csv: 'text/csv' } as const;
 
-/** A DuckDB column type as a Croissant data type (lists are `repeated` fields of their element's type). */
-export function croissantDataType(duckType: string): { dataType: string; repeated: boolean } {
-  const repeated = duckType.endsWith('[]');
-  const base = repeated ? duckType.slice(0, -2) : duckType;
+/** A DuckDB column type as a Croissant data type (a list is an array field of its element's type: `isArray`). */
+export function croissantDataType(duckType: string): { dataType: string; isArray: boolean } {
+  const isArray = duckType.endsWith('[]');
+  const base = isArray ? duckType.slice(0, -2) : duckType;
   const dataType = base.startsWith('TIMESTAMP')
     ? 'sc:DateTime'
     : base === 'DATE'
@@ -59,28 +65,47 @@ export function croissantDataType(duckType: string): { dataType: string; repeate
           : base === 'BOOLEAN'
             ? 'sc:Boolean'
             : 'sc:Text';
-  return { dataType, repeated };
+  return { dataType, isArray };
 }
 
-/** A config's record set: one typed field per column, read from the config's Parquet file. */
+/**
+ * A config's record set: one typed field per column, read from the config's Parquet file, and `split`, the
+ * split a row belongs to, read from the file's path and referencing the cr:Split record set.
+ */
 function recordSetOf(c: PublishedConfig): Record<string, unknown> {
   const parquet = c.files.find((f) => f.format === 'parquet')!;
+  const split = {
+    '@type': 'cr:Field',
+    '@id': `${c.config}/split`,
+    name: 'split',
+    description: 'the split the row belongs to (from its file name)',
+    dataType: 'sc:Text',
+    source: {
+      fileObject: { '@id': parquet.path },
+      extract: { fileProperty: 'fullpath' },
+      transform: { regex: `^(?:.*/)?data/${c.config}/(${c.split})-\\d+\\.parquet$` },
+    },
+    references: { field: { '@id': 'splits/name' } },
+  };
   return {
     '@type': 'cr:RecordSet',
     '@id': c.config,
     name: c.config,
     description: c.description,
-    field: c.columns.map((k) => {
-      const { dataType, repeated } = croissantDataType(k.type);
-      return {
-        '@type': 'cr:Field',
-        '@id': `${c.config}/${k.name}`,
-        name: k.name,
-        dataType,
-        ...(repeated ? { repeated: true } : {}),
-        source: { fileObject: { '@id': parquet.path }, extract: { column: k.name } },
-      };
-    }),
+    field: [
+      ...c.columns.map((k) => {
+        const { dataType, isArray } = croissantDataType(k.type);
+        return {
+          '@type': 'cr:Field',
+          '@id': `${c.config}/${k.name}`,
+          name: k.name,
+          dataType,
+          ...(isArray ? { isArray: true } : {}),
+          source: { fileObject: { '@id': parquet.path }, extract: { column: k.name } },
+        };
+      }),
+      split,
+    ],
   };
 }
 

@@ -34,12 +34,16 @@ export const CroissantField = z.object({
     .object({
       fileObject: Ref.optional(),
       fileSet: Ref.optional(),
-      extract: z.object({ column: z.string().min(1) }),
+      extract: z.union([
+        z.object({ column: z.string().min(1) }),
+        z.object({ fileProperty: z.string().min(1) }),
+      ]),
+      transform: z.object({ regex: z.string().min(1) }).optional(),
     })
     .refine((s) => (s.fileObject === undefined) !== (s.fileSet === undefined), 'one fileObject or fileSet')
     .optional(),
-  repeated: z.boolean().optional(),
-  references: Ref.optional(),
+  isArray: z.boolean().optional(),
+  references: z.object({ field: Ref }).optional(),
 });
 
 export const CroissantRecordSet = z.object({
