@@ -4,7 +4,7 @@ import { buildCroissant, croissantDataType } from './build-croissant.ts';
 import { Croissant } from './croissant-schema.ts';
 import type { PublishedDataset } from './published-dataset.ts';
 import { renderDatasetCard } from './render-dataset-card.ts';
-import { renderFevTasks } from './render-fev-tasks.ts';
+import { fevDatasetPath, renderFevTasks } from './render-fev-tasks.ts';
 
 const SHA = 'a'.repeat(64);
 const dataset: PublishedDataset = {
@@ -100,6 +100,7 @@ describe('croissant.json, the card and tasks.yaml of a published split', () => {
     const tasks = (parse(renderFevTasks(dataset)) as { tasks: Record<string, unknown>[] }).tasks;
     expect(tasks).toEqual([
       expect.objectContaining({
+        dataset_path: 'someone/tiny-split',
         dataset_config: 'snapshot',
         horizon: 12,
         num_windows: 2,
@@ -109,5 +110,10 @@ describe('croissant.json, the card and tasks.yaml of a published split', () => {
         target: 'target',
       }),
     ]);
+  });
+
+  it("fev's dataset_path is the Hub repository id of a Hub URL", () => {
+    expect(fevDatasetPath('https://huggingface.co/datasets/someone/x/')).toBe('someone/x');
+    expect(fevDatasetPath('https://example.org/x')).toBe('https://example.org/x');
   });
 });

@@ -7,6 +7,11 @@ export const SEASONALITY: Record<string, number> = { BD: 5, D: 7, W: 52, M: 12, 
 /** The quantiles fev scores probabilistic forecasts on (its default). */
 export const QUANTILE_LEVELS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
 
+/** fev's dataset_path: the Hub repository id (owner/name) of a Hub URL, else the URL as given. */
+export function fevDatasetPath(url: string): string {
+  return /^https:\/\/huggingface\.co\/datasets\/([^?#]+?)\/?$/.exec(url)?.[1] ?? url;
+}
+
 /**
  * tasks.yaml: one fev task per frequency of a split, on the published `snapshot` config (id, timestamp,
  * target): the split's horizon (horizon_steps of its frequency), its number of origins, the first origin as
@@ -16,7 +21,7 @@ export function renderFevTasks(d: PublishedDataset): string {
   if (!d.split) throw new Error('renderFevTasks: a universe has no evaluation windows');
   const tasks = d.split.windows.map((w) => ({
     task_name: `${d.name}-${w.frequency}`,
-    dataset_path: d.url,
+    dataset_path: fevDatasetPath(d.url),
     dataset_config: 'snapshot',
     series_frequency: w.frequency,
     horizon: w.horizon,
