@@ -55,7 +55,7 @@ export function cardFrontMatter(d: PublishedDataset): Record<string, unknown> {
 }
 
 /** One paragraph of prose: the card's lines are wrapped by Markdown, not here. */
-const para = (...lines: string[]) => `${lines.join(' ')}\n`;
+const para = (...lines: string[]) => `${lines.filter((l) => l !== '').join(' ')}\n`;
 
 /** The card's configs table. */
 function configsTable(d: PublishedDataset): string {
@@ -121,8 +121,8 @@ function splitText(d: PublishedDataset): string {
     '## The split',
     '',
     para(
-      `Training data are what was public by the training cutoff ${s.train_cutoff}`,
-      s.model_cutoff ? `(a model with knowledge cutoff ${s.model_cutoff}, run on ${s.run_date})` : '',
+      `Training data are what was public by the training cutoff ${s.train_cutoff}${s.model_cutoff ? '' : '.'}`,
+      s.model_cutoff ? `(a model with knowledge cutoff ${s.model_cutoff}, run on ${s.run_date}).` : '',
       'The `snapshot` config holds one row per series (`id`, `timestamp` list, `target` list) with each',
       "period's value as known at that cutoff, the layout of the fev benchmark; `tasks.yaml` describes one fev",
       'task per frequency (horizon, windows, first cutoff, seasonality, metric).',
