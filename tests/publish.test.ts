@@ -52,6 +52,12 @@ function checkPublished(dir: string, parentManifest: string, configs: string[]):
   for (const c of configs) {
     expect(manifest.outputs.find((o) => o.path === `data/${c}/train-00000.parquet`)?.table).toBe(c);
   }
+  // Every observation of the parent (a split: its training observations), every vintage, is published.
+  const rows = (m: typeof parent, table: string) =>
+    m.outputs.filter((o) => o.table === table && o.path.endsWith('.parquet')).reduce((n, o) => n + o.rows, 0);
+  expect(rows(manifest, 'observations')).toBe(
+    rows(parent, parent.kind === 'split' ? 'train_observations' : 'observations'),
+  );
   // The card: YAML front matter with the Hub's fields, then the body.
   const card = readFileSync(join(dir, 'README.md'), 'utf8');
   const front = parse(card.split(/^---$/m)[1]) as Record<string, unknown>;
