@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   score: async () => (await import('./score-command.ts')).scoreCommand,
   run: async () => (await import('./run-command.ts')).runCommand,
   export: async () => (await import('./export-command.ts')).exportCommand,
+  publish: async () => (await import('./publish-command.ts')).publishCommand,
   report: async () => (await import('./report-command.ts')).reportCommand,
   split: async () => (await import('./split-command.ts')).splitCommand,
   verify: async () => (await import('./commands.ts')).verifyCommand,
@@ -29,7 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** `asof --help`: every command's usage, in the order a newcomer meets them. */
 async function usageText(): Promise<string> {
-  const [commands, update, diff, ingest, split, baselines, score, run, exp, csv, report, series] =
+  const [commands, update, diff, ingest, split, baselines, score, run, exp, csv, publish, report, series] =
     await Promise.all([
       import('./commands.ts'),
       import('./update-command.ts'),
@@ -41,6 +42,7 @@ async function usageText(): Promise<string> {
       import('./run-command.ts'),
       import('./export-command.ts'),
       import('./export-csv-command.ts'),
+      import('./publish-command.ts'),
       import('./report-command.ts'),
       import('./series-command.ts'),
     ]);
@@ -56,6 +58,7 @@ async function usageText(): Promise<string> {
   ${run.RUN_USAGE}
   ${exp.EXPORT_USAGE}
   ${csv.EXPORT_CSV_USAGE}
+  ${publish.PUBLISH_USAGE}
   ${report.REPORT_USAGE}
   ${commands.VERIFY_USAGE}
   ${series.SERIES_USAGE}

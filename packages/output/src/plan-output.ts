@@ -15,6 +15,7 @@ export type OutputKind =
   | 'split'
   | 'csv-export'
   | 'fintsb-export'
+  | 'publish'
   | 'scores'
   | 'forecasts'
   | 'report';
@@ -24,6 +25,7 @@ const KIND_WORDS: Record<string, string> = {
   split: 'a split',
   'csv-export': 'a CSV export',
   'fintsb-export': 'a FinTSB export',
+  publish: 'a published dataset (asof publish)',
   scores: 'scores (results.json)',
   forecasts: 'a forecasts file',
   report: 'a report',
