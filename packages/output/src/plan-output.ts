@@ -15,6 +15,8 @@ export type OutputKind =
   | 'split'
   | 'csv-export'
   | 'fintsb-export'
+  | 'nixtla-export'
+  | 'qlib-export'
   | 'scores'
   | 'forecasts'
   | 'report';
@@ -24,6 +26,8 @@ const KIND_WORDS: Record<string, string> = {
   split: 'a split',
   'csv-export': 'a CSV export',
   'fintsb-export': 'a FinTSB export',
+  'nixtla-export': 'a Nixtla export',
+  'qlib-export': 'a Qlib export',
   scores: 'scores (results.json)',
   forecasts: 'a forecasts file',
   report: 'a report',

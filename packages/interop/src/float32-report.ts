@@ -1,0 +1,44 @@
+/** The relative tolerance past which a float32 rounding is reported (float32 keeps 2^-24 ≈ 6e-8 relative). */
+export const FLOAT32_TOLERANCE = 1e-7;
+
+export interface Float32Example {
+  where: string;
+  value: number;
+  float32: number;
+  relative: number;
+}
+
+/** What writing float64 values as float32 did to them. */
+export interface Float32Report {
+  tolerance: number;
+  values: number;
+  /** Values float32 does not hold exactly (any rounding at all). */
+  rounded: number;
+  /** The largest relative rounding seen (Infinity when a value overflowed float32). */
+  max_relative: number;
+  /** Values whose relative rounding exceeds the tolerance (overflow, underflow to subnormal or zero). */
+  exceeding: number;
+  /** The first few of them. */
+  examples: Float32Example[];
+}
+
+const EXAMPLES = 5;
+
+export function newFloat32Report(tolerance = FLOAT32_TOLERANCE): Float32Report {
+  return { tolerance, values: 0, rounded: 0, max_relative: 0, exceeding: 0, examples: [] };
+}
+
+/** Counts one value written as float32 (`where` names it in examples); NaN (a gap) is not a value. */
+export function noteFloat32(report: Float32Report, value: number, where: () => string): void {
+  if (Number.isNaN(value)) return;
+  report.values++;
+  const f = Math.fround(value);
+  if (f === value) return;
+  report.rounded++;
+  const relative = value === 0 ? Math.abs(f) : Math.abs(f - value) / Math.abs(value);
+  if (relative > report.max_relative) report.max_relative = relative;
+  if (relative > report.tolerance) {
+    report.exceeding++;
+    if (report.examples.length < EXAMPLES) report.examples.push({ where: where(), value, float32: f, relative });
+  }
+}
