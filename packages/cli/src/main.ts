@@ -55,6 +55,7 @@ async function usageText(): Promise<string> {
   ${score.SCORE_USAGE}
   ${run.RUN_USAGE}
   ${exp.EXPORT_USAGE}
+  ${exp.EXPORT_INTEROP_USAGE}
   ${csv.EXPORT_CSV_USAGE}
   ${report.REPORT_USAGE}
   ${commands.VERIFY_USAGE}

@@ -1,0 +1,161 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asofIn, REPO } from './helpers.ts';
+import { pythonWith, requirePython } from './python-available.ts';
+
+// Issue 54 item 2: `asof export nixtla` read by Debian's pandas (row counts per series equal the series
+// table's as-of-latest counts, and the as-of counts at --as-of), and `asof export qlib` read back by
+// tests/qlib_read_back.py, a reader written from Qlib's documented layout (numpy, struct; no asof code):
+// every value equals the universe's as-of-latest value to float32, every PIT chain the series' vintages.
+// The universe is a small build with synthetic prices and EDGAR filings (under a second to build).
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'asof-interop-')));
+process.env.ASOF_STATE_DIR = join(work, '.state');
+const run = (...argv: string[]) => asofIn(work, ...argv);
+const pandas = pythonWith('import pandas, numpy');
+const hasPandas = requirePython(pandas, 'python3-pandas and python3-numpy', 'the Python reading of asof export nixtla/qlib');
+const AS_OF = '2018-06-30T00:00:00Z';
+
+beforeAll(async () => {
+  writeFileSync(
+    join(work, 'mini.json'),
+    JSON.stringify({
+      name: 'mini',
+      eval_start: '2020-01-01',
+      sources: {
+        embedded: {
+          real: { sp500: false, stocks: false, us_employment: false, unemployment_by_industry: false },
+          synthetic: { seed: 7, start: '2015-01-02', end: '2021-12-31', instruments: 4 },
+        },
+        edgar: { synthetic: { seed: 7, companies: 3, first_fiscal_year: 2016, fiscal_years: 4 } },
+        fred: { synthetic: { seed: 7, start: '2012-01-01', end: '2021-12-31', count: 2 } },
+        prices: { synthetic: { seed: 7 }, total_return: true },
+      },
+    }),
+  );
+  for (const argv of [
+    ['build', 'mini.json', '--out', 'u'],
+    ['export', 'csv', '--manifest', 'u/manifest.json', '--out', 'u-csv'],
+  ]) {
+    const r = await run(...argv);
+    expect(r.code, `asof ${argv.join(' ')}\n${r.stderr}`).toBe(0);
+  }
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Manifest {
+  dataset_id: string;
+  parent_dataset_id: string | null;
+  kind: string;
+  outputs: { path: string; table: string; rows: number }[];
+  warnings: { code: string; message: string; count?: number }[];
+  summary: Record<string, unknown>;
+}
+const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(work, dir, 'manifest.json'), 'utf8'));
+
+function python(code: string, ...args: string[]) {
+  const r = spawnSync(pandas!, ['-c', code, ...args], { encoding: 'utf8', cwd: work });
+  expect(r.status, r.stderr + r.stdout).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+// Per series: rows in the Nixtla CSVs; the universe's as-of counts computed by pandas from the CSV export
+// (latest available_at <= T per timestamp, withdrawals dropped); the series table's n_obs; and checks.
+const NIXTLA = `
+import glob, json, sys, pandas as pd
+d, t = sys.argv[1], sys.argv[2]
+frames = {f: pd.read_csv(f, low_memory=False) for f in sorted(glob.glob(f"{d}/nixtla_*.csv"))}
+n = pd.concat(frames.values(), ignore_index=True)
+obs = pd.concat([pd.read_csv(f, low_memory=False) for f in glob.glob("u-csv/observations/*/*.csv")])
+obs["a"] = pd.to_datetime(obs["available_at"], utc=True)
+if t != "latest":
+    obs = obs[obs["a"] <= pd.Timestamp(t)]
+obs = obs.sort_values(["series_id", "timestamp", "a"], kind="stable")
+cur = obs.groupby(["series_id", "timestamp"]).tail(1)
+cur = cur[cur["value"].notna()]
+series = pd.read_csv("u-csv/series.csv")
+sorted_ok = all(
+    list(zip(df["unique_id"], df["ds"])) == sorted(zip(df["unique_id"], df["ds"])) for df in frames.values()
+)
+one_freq = all(df["frequency"].nunique() == 1 and f.endswith(f"nixtla_{df['frequency'].iloc[0]}.csv") for f, df in frames.items())
+print(json.dumps({
+  "files": [f.split("/")[-1] for f in frames],
+  "columns": list(n.columns),
+  "rows": len(n),
+  "y_null": int(n["y"].isna().sum()),
+  "ds_bad": int(pd.to_datetime(n["ds"], format="%Y-%m-%d", errors="coerce").isna().sum()),
+  "sorted": sorted_ok,
+  "one_frequency_per_file": one_freq,
+  "nixtla": {k: int(v) for k, v in n.groupby("unique_id").size().items()},
+  "universe": {k: int(v) for k, v in cur.groupby("series_id").size().items()},
+  "n_obs": {k: int(v) for k, v in zip(series["series_id"], series["n_obs"]) if v > 0},
+}))
+`;
+
+describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
+  it("writes Nixtla's long format per frequency; pandas counts equal the as-of-latest counts", async () => {
+    const r = await run('export', 'nixtla', '--manifest', 'u/manifest.json', '--out', 'nixtla');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^next: asof verify nixtla\/manifest\.json/m);
+    const m = manifestOf('nixtla');
+    expect(m.kind).toBe('nixtla-export');
+    expect(m.parent_dataset_id).toBe(manifestOf('u').dataset_id);
+    expect(m.outputs.map((o) => o.path)).toContain('nixtla_BD.parquet');
+    expect((await run('verify', 'nixtla/manifest.json')).code).toBe(0);
+    if (!hasPandas) return;
+    const got = python(NIXTLA, 'nixtla', 'latest');
+    expect(got.files).toEqual(['nixtla_A.csv', 'nixtla_BD.csv', 'nixtla_M.csv', 'nixtla_Q.csv']);
+    expect(got.columns.slice(0, 4)).toEqual(['unique_id', 'ds', 'y', 'frequency']);
+    expect(got.columns).toEqual(expect.arrayContaining(['unit', 'scope', 'category', 'detail_category']));
+    expect([got.y_null, got.ds_bad, got.sorted, got.one_frequency_per_file]).toEqual([0, 0, true, true]);
+    expect(got.nixtla).toEqual(got.universe);
+    expect(got.nixtla).toEqual(got.n_obs);
+    expect(got.rows).toBe(m.summary.rows);
+  });
+
+  it('exports the view as known at --as-of', async () => {
+    const r = await run('export', 'nixtla', '--manifest', 'u/manifest.json', '--out', 'nixtla-asof', '--as-of', AS_OF);
+    expect(r.code, r.stderr).toBe(0);
+    if (!hasPandas) return;
+    const got = python(NIXTLA, 'nixtla-asof', AS_OF);
+    expect(got.nixtla).toEqual(got.universe);
+    expect(got.rows).toBeLessThan(python(NIXTLA, 'nixtla', 'latest').rows);
+  });
+
+  it("writes Qlib's layout; a reader of Qlib's documented format finds every value", async () => {
+    const r = await run('export', 'qlib', '--manifest', 'u/manifest.json', '--out', 'qlib', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const m = manifestOf('qlib');
+    expect(m.kind).toBe('qlib-export');
+    expect(m.parent_dataset_id).toBe(manifestOf('u').dataset_id);
+    const paths = m.outputs.map((o) => o.path);
+    expect(paths).toEqual(expect.arrayContaining(['calendars/day.txt', 'instruments/all.txt', 'features/syna/close.day.bin']));
+    expect(paths).toEqual(expect.arrayContaining(['financial/9990000001/revenue_q.data', 'financial/9990000001/revenue_q.index']));
+    const float32 = m.summary.float32 as { values: number; exceeding: number; tolerance: number };
+    expect(float32.values).toBeGreaterThan(0);
+    expect(m.warnings.some((w) => w.code === 'FLOAT32_ROUNDING')).toBe(float32.exceeding > 0);
+    expect(JSON.parse(r.stdout).summary.float32).toEqual(float32);
+    expect((await run('verify', 'qlib/manifest.json')).code).toBe(0);
+    if (!hasPandas) return;
+    const read = spawnSync(pandas!, [join(REPO, 'tests', 'qlib_read_back.py'), 'qlib', 'u-csv'], {
+      encoding: 'utf8',
+      cwd: work,
+    });
+    expect(read.status, read.stdout + read.stderr).toBe(0);
+    const got = JSON.parse(read.stdout);
+    expect(got.problem_count).toBe(0);
+    expect(got.feature_values).toBe(float32.values);
+    expect(got.pit_records).toBe(m.summary.pit_records);
+    expect(got.instruments).toBe(m.summary.instruments);
+    expect(got.calendar_days).toBe(m.summary.calendar_days);
+    expect(got.pit_periods).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown option and a universe with nothing for Qlib', async () => {
+    const bad = await run('export', 'qlib', '--manifest', 'u/manifest.json', '--out', 'x', '--k', '3');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--k is not an option of 'export qlib'/);
+  });
+});
