@@ -15,7 +15,11 @@ const work = realpathSync(mkdtempSync(join(tmpdir(), 'asof-interop-')));
 process.env.ASOF_STATE_DIR = join(work, '.state');
 const run = (...argv: string[]) => asofIn(work, ...argv);
 const pandas = pythonWith('import pandas, numpy');
-const hasPandas = requirePython(pandas, 'python3-pandas and python3-numpy', 'the Python reading of asof export nixtla/qlib');
+const hasPandas = requirePython(
+  pandas,
+  'python3-pandas and python3-numpy',
+  'the Python reading of asof export nixtla/qlib',
+);
 const AS_OF = '2018-06-30T00:00:00Z';
 
 beforeAll(async () => {
@@ -53,7 +57,8 @@ interface Manifest {
   warnings: { code: string; message: string; count?: number }[];
   summary: Record<string, unknown>;
 }
-const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(work, dir, 'manifest.json'), 'utf8'));
+const manifestOf = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(work, dir, 'manifest.json'), 'utf8'));
 
 function python(code: string, ...args: string[]) {
   const r = spawnSync(pandas!, ['-c', code, ...args], { encoding: 'utf8', cwd: work });
@@ -116,7 +121,16 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
   });
 
   it('exports the view as known at --as-of', async () => {
-    const r = await run('export', 'nixtla', '--manifest', 'u/manifest.json', '--out', 'nixtla-asof', '--as-of', AS_OF);
+    const r = await run(
+      'export',
+      'nixtla',
+      '--manifest',
+      'u/manifest.json',
+      '--out',
+      'nixtla-asof',
+      '--as-of',
+      AS_OF,
+    );
     expect(r.code, r.stderr).toBe(0);
     if (!hasPandas) return;
     const got = python(NIXTLA, 'nixtla-asof', AS_OF);
@@ -131,8 +145,12 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     expect(m.kind).toBe('qlib-export');
     expect(m.parent_dataset_id).toBe(manifestOf('u').dataset_id);
     const paths = m.outputs.map((o) => o.path);
-    expect(paths).toEqual(expect.arrayContaining(['calendars/day.txt', 'instruments/all.txt', 'features/syna/close.day.bin']));
-    expect(paths).toEqual(expect.arrayContaining(['financial/9990000001/revenue_q.data', 'financial/9990000001/revenue_q.index']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['calendars/day.txt', 'instruments/all.txt', 'features/syna/close.day.bin']),
+    );
+    expect(paths).toEqual(
+      expect.arrayContaining(['financial/9990000001/revenue_q.data', 'financial/9990000001/revenue_q.index']),
+    );
     const float32 = m.summary.float32 as { values: number; exceeding: number; tolerance: number };
     expect(float32.values).toBeGreaterThan(0);
     expect(m.warnings.some((w) => w.code === 'FLOAT32_ROUNDING')).toBe(float32.exceeding > 0);

@@ -96,7 +96,10 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
     );
   }
   if (v['as-of'] !== undefined) {
-    throw new InputError('USAGE', `--as-of is an option of 'export nixtla' and 'export qlib'\n  usage: ${EXPORT_USAGE}`);
+    throw new InputError(
+      'USAGE',
+      `--as-of is an option of 'export nixtla' and 'export qlib'\n  usage: ${EXPORT_USAGE}`,
+    );
   }
   if (typeof v.manifest !== 'string' || typeof v.out !== 'string') {
     throw new InputError('USAGE', `--manifest and --out are required\n  usage: ${EXPORT_USAGE}`);

@@ -49,14 +49,17 @@ export async function exportInteropCommand(
   const other = Object.keys(values).find(
     (k) => values[k] !== undefined && !['manifest', 'out', 'json', 'help', 'as-of'].includes(k),
   );
-  if (other) throw new InputError('USAGE', `--${other} is not an option of 'export ${kind}'\n  usage: ${usage}`);
+  if (other)
+    throw new InputError('USAGE', `--${other} is not an option of 'export ${kind}'\n  usage: ${usage}`);
   if (typeof values.manifest !== 'string' || typeof values.out !== 'string') {
     throw new InputError('USAGE', `--manifest and --out are required\n  usage: ${usage}`);
   }
   const asOfText = values['as-of'];
   const asOf =
     typeof asOfText === 'string'
-      ? microsToIso(isoToMicros(/^\d{4}-\d{2}-\d{2}$/.test(asOfText) ? `${asOfText}T00:00:00Z` : asOfText, '--as-of'))
+      ? microsToIso(
+          isoToMicros(/^\d{4}-\d{2}-\d{2}$/.test(asOfText) ? `${asOfText}T00:00:00Z` : asOfText, '--as-of'),
+        )
       : undefined;
   const git = await gitState(io.cwd);
   const options = {
@@ -74,7 +77,9 @@ export async function exportInteropCommand(
       `${JSON.stringify({ manifest: result.manifestPath, dataset_id: m.dataset_id, parent_dataset_id: m.parent_dataset_id, summary: m.summary, warnings: m.warnings })}\n`,
     );
   } else {
-    io.out(`${m.outputs.length} file(s) in ${kind === 'nixtla' ? "Nixtla's long format" : "Qlib's layout"}\n`);
+    io.out(
+      `${m.outputs.length} file(s) in ${kind === 'nixtla' ? "Nixtla's long format" : "Qlib's layout"}\n`,
+    );
     if (float32) {
       io.out(
         `float32: ${float32.values.toLocaleString('en-US')} values, ${float32.rounded.toLocaleString('en-US')} rounded, max relative ${float32.max_relative.toExponential(2)}, ${float32.exceeding} beyond ${float32.tolerance}\n`,

@@ -34,7 +34,10 @@ interface SeriesRow {
  * - financial (PIT): EDGAR series (source edgar, Q or A) with ids `…:<cik>:<concept>:<Q|A>`.
  * Two series with the same symbol and field refuse the export (QLIB_SYMBOL_CLASH): Qlib keeps one.
  */
-export function chooseQlibSeries(rows: readonly SeriesRow[]): { features: QlibSeries[]; pit: QlibPitSeries[] } {
+export function chooseQlibSeries(rows: readonly SeriesRow[]): {
+  features: QlibSeries[];
+  pit: QlibPitSeries[];
+} {
   const features: QlibSeries[] = [];
   const pit: QlibPitSeries[] = [];
   const seen = new Map<string, string>();

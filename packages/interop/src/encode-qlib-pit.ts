@@ -28,7 +28,10 @@ export function pitPeriodOffset(firstYear: number, period: number, quarterly: bo
  * the byte offset of the period's first record, 0xFFFFFFFF for a period without one. Qlib's
  * read_period_data follows these offsets with fd.seek.
  */
-export function encodeQlibPit(records: readonly PitRecord[], quarterly: boolean): { data: Buffer; index: Buffer } {
+export function encodeQlibPit(
+  records: readonly PitRecord[],
+  quarterly: boolean,
+): { data: Buffer; index: Buffer } {
   const data = Buffer.alloc(records.length * PIT_RECORD_BYTES);
   if (records.length === 0) return { data, index: Buffer.alloc(0) };
   const yearOf = (p: number) => (quarterly ? Math.floor(p / 100) : p);
@@ -50,6 +53,6 @@ export function encodeQlibPit(records: readonly PitRecord[], quarterly: boolean)
   });
   const index = Buffer.alloc(4 * (slots.length + 1));
   index.writeUInt32LE(firstYear, 0);
-  slots.forEach((s, i) => index.writeUInt32LE(s, 4 * (i + 1)));
+  for (let i = 0; i < slots.length; i++) index.writeUInt32LE(slots[i], 4 * (i + 1));
   return { data, index };
 }

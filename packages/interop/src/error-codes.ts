@@ -21,7 +21,7 @@ export const INTEROP_ERRORS = {
     fix: 'drop one of the two sources from the pipeline, or export them from separate universes',
   },
   FLOAT32_ROUNDING: {
-    exit: 0,
+    exit: 'warning',
     when: "a value written to Qlib's float32 feature files differs from the universe's value by more than the stated relative tolerance",
     fix: 'read the value from the universe (asof show) or from the Nixtla export, which keep float64',
   },

@@ -8,7 +8,7 @@ import {
   writeManifest,
 } from '@asof/manifest';
 import { writeOutputDir } from '@asof/output';
-import { InputError, type Manifest, type ManifestOutput, type ManifestWarning } from '@asof/schema';
+import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { chooseQlibSeries } from './choose-qlib-series.ts';
 import type { ExportOptions, ExportResult } from './export-nixtla.ts';
 import { parentInputs } from './export-nixtla.ts';
@@ -91,7 +91,7 @@ async function writeQlib(
       }),
     );
   }
-  const warnings: ManifestWarning[] = [...verified.manifest.warnings, ...float32Warnings(report)];
+  const warnings: Manifest['warnings'] = [...verified.manifest.warnings, ...float32Warnings(report)];
   const calendarDays = featureFiles.find((f) => f.table === 'qlib_calendar')?.rows ?? 0;
   const summary = {
     calendar_days: calendarDays,
@@ -128,7 +128,7 @@ async function writeQlib(
 }
 
 /** The FLOAT32_ROUNDING warning when a value rounded past the tolerance, with its first examples. */
-export function float32Warnings(report: Float32Report): ManifestWarning[] {
+export function float32Warnings(report: Float32Report): Manifest['warnings'] {
   if (report.exceeding === 0) return [];
   const examples = report.examples
     .map((e) => `${e.where}: ${e.value} → ${e.float32} (relative ${e.relative.toExponential(2)})`)

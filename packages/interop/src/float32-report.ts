@@ -39,6 +39,7 @@ export function noteFloat32(report: Float32Report, value: number, where: () => s
   if (relative > report.max_relative) report.max_relative = relative;
   if (relative > report.tolerance) {
     report.exceeding++;
-    if (report.examples.length < EXAMPLES) report.examples.push({ where: where(), value, float32: f, relative });
+    if (report.examples.length < EXAMPLES)
+      report.examples.push({ where: where(), value, float32: f, relative });
   }
 }

@@ -24,11 +24,18 @@ export async function stageQlibSeries(
     [VARCHAR, VARCHAR, VARCHAR],
     [features.map((s) => s.series_id), features.map((s) => s.symbol), features.map((s) => s.field)],
   );
-  await duck.run('CREATE TABLE qlib_pit_series (series_id VARCHAR, symbol VARCHAR, field VARCHAR, quarterly BOOLEAN)');
+  await duck.run(
+    'CREATE TABLE qlib_pit_series (series_id VARCHAR, symbol VARCHAR, field VARCHAR, quarterly BOOLEAN)',
+  );
   await duck.appendColumns(
     'qlib_pit_series',
     [VARCHAR, VARCHAR, VARCHAR, BOOLEAN],
-    [pit.map((s) => s.series_id), pit.map((s) => s.symbol), pit.map((s) => s.field), pit.map((s) => s.quarterly)],
+    [
+      pit.map((s) => s.series_id),
+      pit.map((s) => s.symbol),
+      pit.map((s) => s.field),
+      pit.map((s) => s.quarterly),
+    ],
   );
 }
 

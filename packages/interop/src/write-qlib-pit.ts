@@ -36,7 +36,10 @@ export async function writeQlibPit(duck: Duck, dir: string, observationFiles: st
     observation_files: listValue(observationFiles),
     as_of: asOf,
   });
-  const groups = new Map<string, { symbol: string; name: string; quarterly: boolean; records: PitRecord[] }>();
+  const groups = new Map<
+    string,
+    { symbol: string; name: string; quarterly: boolean; records: PitRecord[] }
+  >();
   for (const r of rows) {
     const name = `${r.field}_${r.quarterly ? 'q' : 'a'}`;
     const key = `${r.symbol}/${name}`;
