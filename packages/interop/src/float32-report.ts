@@ -14,8 +14,10 @@ export interface Float32Report {
   values: number;
   /** Values float32 does not hold exactly (any rounding at all). */
   rounded: number;
-  /** The largest relative rounding seen (Infinity when a value overflowed float32). */
+  /** The largest relative rounding of a value float32 holds (overflows are counted apart). */
   max_relative: number;
+  /** Values beyond float32's range (written as ±Infinity). */
+  overflow: number;
   /** Values whose relative rounding exceeds the tolerance (overflow, underflow to subnormal or zero). */
   exceeding: number;
   /** The first few of them. */
@@ -25,7 +27,7 @@ export interface Float32Report {
 const EXAMPLES = 5;
 
 export function newFloat32Report(tolerance = FLOAT32_TOLERANCE): Float32Report {
-  return { tolerance, values: 0, rounded: 0, max_relative: 0, exceeding: 0, examples: [] };
+  return { tolerance, values: 0, rounded: 0, max_relative: 0, overflow: 0, exceeding: 0, examples: [] };
 }
 
 /** Counts one value written as float32 (`where` names it in examples); NaN (a gap) is not a value. */
@@ -35,8 +37,9 @@ export function noteFloat32(report: Float32Report, value: number, where: () => s
   const f = Math.fround(value);
   if (f === value) return;
   report.rounded++;
-  const relative = value === 0 ? Math.abs(f) : Math.abs(f - value) / Math.abs(value);
-  if (relative > report.max_relative) report.max_relative = relative;
+  const relative = Math.abs(f - value) / Math.abs(value);
+  if (!Number.isFinite(f)) report.overflow++;
+  else if (relative > report.max_relative) report.max_relative = relative;
   if (relative > report.tolerance) {
     report.exceeding++;
     if (report.examples.length < EXAMPLES)

@@ -29,7 +29,7 @@ export function universeFiles(verified: VerifiedManifest): { observations: strin
   if (observations.length === 0 || series === undefined) {
     throw new InputError(
       'INTEROP_NO_OBSERVATIONS',
-      `${verified.manifest.name}: the manifest lists no observations or no series file; pass the manifest.json of a folder 'asof build' wrote (README "Quickstart")`,
+      `${verified.manifest.name}: the manifest lists no observations or no series file; pass the manifest.json of a folder 'asof build' wrote (README "Your first benchmark")`,
     );
   }
   return { observations, series };
