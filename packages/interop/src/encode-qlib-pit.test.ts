@@ -1,5 +1,7 @@
+import { canonicalJson } from '@asof/manifest';
 import { describe, expect, it } from 'vitest';
 import { encodeQlibPit, PIT_NA_INDEX, PIT_RECORD_BYTES, pitPeriodOffset } from './encode-qlib-pit.ts';
+import { float32Warnings } from './export-qlib.ts';
 import { newFloat32Report, noteFloat32 } from './float32-report.ts';
 import { pitPeriod } from './write-qlib-pit.ts';
 
@@ -68,5 +70,7 @@ describe('noteFloat32', () => {
     expect(r.overflow).toBe(1);
     expect(r.max_relative).toBeGreaterThan(1e-9);
     expect(r.max_relative).toBeLessThan(6e-8);
+    // The report and its warning go into the manifest: canonical JSON, which has no Infinity.
+    expect(canonicalJson({ r, w: float32Warnings(r) })).toMatch(/FLOAT32_ROUNDING.*overflow/);
   });
 });

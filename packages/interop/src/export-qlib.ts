@@ -131,7 +131,10 @@ async function writeQlib(
 export function float32Warnings(report: Float32Report): Manifest['warnings'] {
   if (report.exceeding === 0) return [];
   const examples = report.examples
-    .map((e) => `${e.where}: ${e.value} → ${e.float32} (relative ${e.relative.toExponential(2)})`)
+    .map(
+      (e) =>
+        `${e.where}: ${e.value} → ${e.float32} (${e.relative === null ? 'overflow' : `relative ${e.relative.toExponential(2)}`})`,
+    )
     .join('; ');
   return [
     {

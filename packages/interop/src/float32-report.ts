@@ -4,8 +4,10 @@ export const FLOAT32_TOLERANCE = 1e-7;
 export interface Float32Example {
   where: string;
   value: number;
-  float32: number;
-  relative: number;
+  /** 'Infinity'/'-Infinity' for an overflow (canonical JSON has no infinite numbers). */
+  float32: number | string;
+  /** null for an overflow. */
+  relative: number | null;
 }
 
 /** What writing float64 values as float32 did to them. */
@@ -43,6 +45,10 @@ export function noteFloat32(report: Float32Report, value: number, where: () => s
   if (relative > report.tolerance) {
     report.exceeding++;
     if (report.examples.length < EXAMPLES)
-      report.examples.push({ where: where(), value, float32: f, relative });
+      report.examples.push(
+        Number.isFinite(f)
+          ? { where: where(), value, float32: f, relative }
+          : { where: where(), value, float32: String(f), relative: null },
+      );
   }
 }
