@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO } from './helpers.ts';
 import { pythonWith, requirePython } from './python-available.ts';
+import { defaultFixture, linkShared } from './shared-fixtures.ts';
 
 // Issue 54 item 2: `asof export nixtla` read by Debian's pandas (row counts per series equal the series
 // table's as-of-latest counts, and the as-of counts at --as-of), and `asof export qlib` read back by
@@ -60,6 +61,15 @@ interface Manifest {
 const manifestOf = (dir: string): Manifest =>
   JSON.parse(readFileSync(join(work, dir, 'manifest.json'), 'utf8'));
 
+function readQlibBack(qlib: string, csv: string) {
+  const read = spawnSync(pandas!, [join(REPO, 'tests', 'qlib_read_back.py'), qlib, csv], {
+    encoding: 'utf8',
+    cwd: work,
+  });
+  expect(read.status, read.stdout + read.stderr).toBe(0);
+  return JSON.parse(read.stdout);
+}
+
 function python(code: string, ...args: string[]) {
   const r = spawnSync(pandas!, ['-c', code, ...args], { encoding: 'utf8', cwd: work });
   expect(r.status, r.stderr + r.stdout).toBe(0);
@@ -70,17 +80,17 @@ function python(code: string, ...args: string[]) {
 // (latest available_at <= T per timestamp, withdrawals dropped); the series table's n_obs; and checks.
 const NIXTLA = `
 import glob, json, sys, pandas as pd
-d, t = sys.argv[1], sys.argv[2]
+d, t, csv = sys.argv[1], sys.argv[2], sys.argv[3]
 frames = {f: pd.read_csv(f, low_memory=False) for f in sorted(glob.glob(f"{d}/nixtla_*.csv"))}
 n = pd.concat(frames.values(), ignore_index=True)
-obs = pd.concat([pd.read_csv(f, low_memory=False) for f in glob.glob("u-csv/observations/*/*.csv")])
+obs = pd.concat([pd.read_csv(f, low_memory=False) for f in glob.glob(f"{csv}/observations/*/*.csv")])
 obs["a"] = pd.to_datetime(obs["available_at"], utc=True)
 if t != "latest":
     obs = obs[obs["a"] <= pd.Timestamp(t)]
 obs = obs.sort_values(["series_id", "timestamp", "a"], kind="stable")
 cur = obs.groupby(["series_id", "timestamp"]).tail(1)
 cur = cur[cur["value"].notna()]
-series = pd.read_csv("u-csv/series.csv")
+series = pd.read_csv(f"{csv}/series.csv")
 sorted_ok = all(
     list(zip(df["unique_id"], df["ds"])) == sorted(zip(df["unique_id"], df["ds"])) for df in frames.values()
 )
@@ -110,7 +120,7 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     expect(m.outputs.map((o) => o.path)).toContain('nixtla_BD.parquet');
     expect((await run('verify', 'nixtla/manifest.json')).code).toBe(0);
     if (!hasPandas) return;
-    const got = python(NIXTLA, 'nixtla', 'latest');
+    const got = python(NIXTLA, 'nixtla', 'latest', 'u-csv');
     expect(got.files).toEqual(['nixtla_A.csv', 'nixtla_BD.csv', 'nixtla_M.csv', 'nixtla_Q.csv']);
     expect(got.columns.slice(0, 4)).toEqual(['unique_id', 'ds', 'y', 'frequency']);
     expect(got.columns).toEqual(expect.arrayContaining(['unit', 'scope', 'category', 'detail_category']));
@@ -133,9 +143,9 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     );
     expect(r.code, r.stderr).toBe(0);
     if (!hasPandas) return;
-    const got = python(NIXTLA, 'nixtla-asof', AS_OF);
+    const got = python(NIXTLA, 'nixtla-asof', AS_OF, 'u-csv');
     expect(got.nixtla).toEqual(got.universe);
-    expect(got.rows).toBeLessThan(python(NIXTLA, 'nixtla', 'latest').rows);
+    expect(got.rows).toBeLessThan(python(NIXTLA, 'nixtla', 'latest', 'u-csv').rows);
   });
 
   it("writes Qlib's layout; a reader of Qlib's documented format finds every value", async () => {
@@ -157,12 +167,7 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     expect(JSON.parse(r.stdout).summary.float32).toEqual(float32);
     expect((await run('verify', 'qlib/manifest.json')).code).toBe(0);
     if (!hasPandas) return;
-    const read = spawnSync(pandas!, [join(REPO, 'tests', 'qlib_read_back.py'), 'qlib', 'u-csv'], {
-      encoding: 'utf8',
-      cwd: work,
-    });
-    expect(read.status, read.stdout + read.stderr).toBe(0);
-    const got = JSON.parse(read.stdout);
+    const got = readQlibBack('qlib', 'u-csv');
     expect(got.problem_count).toBe(0);
     expect(got.feature_values).toBe(float32.values);
     expect(got.pit_records).toBe(m.summary.pit_records);
@@ -175,5 +180,54 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     const bad = await run('export', 'qlib', '--manifest', 'u/manifest.json', '--out', 'x', '--k', '3');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--k is not an option of 'export qlib'/);
+    const csv = await run('export', 'nixtla', '--manifest', 'u-csv/manifest.json', '--out', 'x');
+    expect([csv.code, csv.stderr]).toEqual([
+      2,
+      expect.stringMatching(/INTEROP_NOT_A_UNIVERSE|not a universe's/),
+    ]);
+    writeFileSync(
+      join(work, 'fred.json'),
+      JSON.stringify({
+        name: 'fred',
+        eval_start: '2020-01-01',
+        sources: { fred: { synthetic: { seed: 7, start: '2012-01-01', end: '2021-12-31', count: 2 } } },
+      }),
+    );
+    expect((await run('build', 'fred.json', '--out', 'f')).code).toBe(0);
+    const none = await run('export', 'qlib', '--manifest', 'f/manifest.json', '--out', 'x');
+    expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/no daily price series/)]);
+  });
+});
+
+// The default universe (shared fixture): 204 instruments, 50 EDGAR filers, and a withdrawn FRED value.
+describe('asof export nixtla and qlib of the default universe', { timeout: 600_000 }, () => {
+  beforeAll(async () => {
+    linkShared(work, { d: (await defaultFixture()).universe });
+    const r = await run('export', 'csv', '--manifest', 'd/manifest.json', '--out', 'd-csv');
+    expect(r.code, r.stderr).toBe(0);
+  }, 600_000);
+
+  it('Nixtla: as many rows per series as the as-of-latest values, withdrawals dropped', async () => {
+    expect((await run('export', 'nixtla', '--manifest', 'd/manifest.json', '--out', 'd-nixtla')).code).toBe(
+      0,
+    );
+    if (!hasPandas) return;
+    const got = python(NIXTLA, 'd-nixtla', 'latest', 'd-csv');
+    expect(got.nixtla).toEqual(got.universe);
+    expect([got.y_null, got.ds_bad, got.sorted, got.one_frequency_per_file]).toEqual([0, 0, true, true]);
+    // n_obs counts a withdrawn timestamp; the export has no row for it.
+    const fewer = Object.keys(got.n_obs).filter((id) => (got.nixtla[id] ?? 0) !== got.n_obs[id]);
+    for (const id of fewer) expect(got.nixtla[id] ?? 0).toBeLessThan(got.n_obs[id]);
+    expect(fewer.length).toBeGreaterThan(0);
+  });
+
+  it('Qlib: every feature value and PIT chain reads back', async () => {
+    expect((await run('export', 'qlib', '--manifest', 'd/manifest.json', '--out', 'd-qlib')).code).toBe(0);
+    const m = manifestOf('d-qlib');
+    if (!hasPandas) return;
+    const got = readQlibBack('d-qlib', 'd-csv');
+    expect(got.problem_count).toBe(0);
+    expect(got.feature_values).toBe((m.summary.float32 as { values: number }).values);
+    expect([got.instruments, got.pit_records]).toEqual([m.summary.instruments, m.summary.pit_records]);
   });
 });

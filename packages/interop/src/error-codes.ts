@@ -5,9 +5,9 @@ import type { ErrorCatalogue } from '@asof/schema';
  * from these lists (npm run errors) and tests/errors-doc.test.ts checks every code at a throw site is in one.
  */
 export const INTEROP_ERRORS = {
-  INTEROP_NO_OBSERVATIONS: {
+  INTEROP_NOT_A_UNIVERSE: {
     exit: 2,
-    when: "the manifest lists no observation or series file (it is not a universe's manifest)",
+    when: "the manifest is not a universe's (a split, an export) or lists no observation or series file",
     fix: "pass the manifest.json of a folder 'asof build' wrote",
   },
   QLIB_NOTHING_TO_EXPORT: {

@@ -26,10 +26,11 @@ export const STATIC_COLUMNS = [
 export function universeFiles(verified: VerifiedManifest): { observations: string[]; series: string } {
   const observations = verified.readPaths('observations');
   const series = verified.readPaths('series')[0];
-  if (observations.length === 0 || series === undefined) {
+  const kind = verified.manifest.kind;
+  if (kind !== 'universe' || observations.length === 0 || series === undefined) {
     throw new InputError(
-      'INTEROP_NO_OBSERVATIONS',
-      `${verified.manifest.name}: the manifest lists no observations or no series file; pass the manifest.json of a folder 'asof build' wrote (README "Your first benchmark")`,
+      'INTEROP_NOT_A_UNIVERSE',
+      `${verified.manifest.name}: ${kind === 'universe' ? 'the manifest lists no observations or no series file' : `a ${kind} manifest, not a universe's`}; pass the manifest.json of a folder 'asof build' wrote (README "Your first benchmark")`,
     );
   }
   return { observations, series };
