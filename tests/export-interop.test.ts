@@ -61,11 +61,15 @@ interface Manifest {
 const manifestOf = (dir: string): Manifest =>
   JSON.parse(readFileSync(join(work, dir, 'manifest.json'), 'utf8'));
 
-function readQlibBack(qlib: string, csv: string) {
-  const read = spawnSync(pandas!, [join(REPO, 'tests', 'qlib_read_back.py'), qlib, csv], {
-    encoding: 'utf8',
-    cwd: work,
-  });
+function readQlibBack(qlib: string, csv: string, asOf?: string) {
+  const read = spawnSync(
+    pandas!,
+    [join(REPO, 'tests', 'qlib_read_back.py'), qlib, csv, ...(asOf ? [asOf] : [])],
+    {
+      encoding: 'utf8',
+      cwd: work,
+    },
+  );
   expect(read.status, read.stdout + read.stderr).toBe(0);
   return JSON.parse(read.stdout);
 }
@@ -174,6 +178,30 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     expect(got.instruments).toBe(m.summary.instruments);
     expect(got.calendar_days).toBe(m.summary.calendar_days);
     expect(got.pit_periods).toBeGreaterThan(0);
+  });
+
+  it('writes the same files again, and the store as known at --as-of', async () => {
+    expect((await run('export', 'qlib', '--manifest', 'u/manifest.json', '--out', 'qlib-again')).code).toBe(
+      0,
+    );
+    expect(manifestOf('qlib-again').dataset_id).toBe(manifestOf('qlib').dataset_id);
+    const r = await run(
+      'export',
+      'qlib',
+      '--manifest',
+      'u/manifest.json',
+      '--out',
+      'qlib-asof',
+      '--as-of',
+      AS_OF,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const m = manifestOf('qlib-asof');
+    expect(m.summary.pit_records).toBeLessThan(manifestOf('qlib').summary.pit_records as number);
+    if (!hasPandas) return;
+    const got = readQlibBack('qlib-asof', 'u-csv', AS_OF);
+    expect(got.problem_count).toBe(0);
+    expect(got.pit_records).toBe(m.summary.pit_records);
   });
 
   it('refuses an unknown option and a universe with nothing for Qlib', async () => {

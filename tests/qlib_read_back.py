@@ -13,7 +13,8 @@ The expected values are computed here from the CSV export: per (series_id, times
 latest available_at, dropped when its value is empty (a withdrawal). Prints a JSON summary; exits 1 on
 any mismatch.
 
-usage: python3 qlib_read_back.py QLIB_DIR CSV_EXPORT_DIR
+usage: python3 qlib_read_back.py QLIB_DIR CSV_EXPORT_DIR [AS_OF]
+(AS_OF, an ISO instant: the export was written with --as-of AS_OF; rows published later are ignored.)
 """
 
 import glob
@@ -49,6 +50,8 @@ obs = pd.concat(
 )
 series = pd.read_csv(f"{CSV}/series.csv", low_memory=False).set_index("series_id")
 obs["available"] = pd.to_datetime(obs["available_at"], utc=True)
+if len(sys.argv) > 3:
+    obs = obs[obs["available"] <= pd.Timestamp(sys.argv[3])]
 obs = obs.sort_values(["series_id", "timestamp", "available"], kind="stable")
 latest = obs.groupby(["series_id", "timestamp"], sort=False).tail(1)
 latest = latest[latest["value"].notna()].copy()
