@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Duck } from '@asof/duck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asofIn, REPO } from './helpers.ts';
 import { pythonWith, requirePython } from './python-available.ts';
@@ -123,6 +124,22 @@ describe('asof export nixtla and qlib', { timeout: 300_000 }, () => {
     expect(m.parent_dataset_id).toBe(manifestOf('u').dataset_id);
     expect(m.outputs.map((o) => o.path)).toContain('nixtla_BD.parquet');
     expect((await run('verify', 'nixtla/manifest.json')).code).toBe(0);
+    // Each Parquet file holds the rows of its CSV twin, with ds a DATE and y a DOUBLE.
+    const duck = await Duck.open({ threads: 1 });
+    try {
+      for (const o of m.outputs.filter((x) => x.path.endsWith('.parquet'))) {
+        const pq = `read_parquet('${join(work, 'nixtla', o.path)}')`;
+        const csv = `read_csv('${join(work, 'nixtla', o.path.replace('.parquet', '.csv'))}', header = true, all_varchar = true, delim = ',', quote = '"', escape = '"')`;
+        const r = await duck.one<{ rows: bigint; differ: bigint; types: string }>(
+          `SELECT (SELECT count(*) FROM ${pq}) AS rows,
+                  (SELECT count(*) FROM (SELECT unique_id, ds, y FROM ${pq} EXCEPT SELECT unique_id, ds::DATE, y::DOUBLE FROM ${csv})) AS differ,
+                  (SELECT string_agg(column_type, ',') FROM (DESCRIBE SELECT ds, y FROM ${pq})) AS types`,
+        );
+        expect([Number(r.rows), Number(r.differ), r.types], o.path).toEqual([o.rows, 0, 'DATE,DOUBLE']);
+      }
+    } finally {
+      duck.close();
+    }
     if (!hasPandas) return;
     const got = python(NIXTLA, 'nixtla', 'latest', 'u-csv');
     expect(got.files).toEqual(['nixtla_A.csv', 'nixtla_BD.csv', 'nixtla_M.csv', 'nixtla_Q.csv']);
