@@ -12,9 +12,13 @@ import { FREQUENCIES, type Frequency, InputError } from '@asof/schema';
 import { defaultRegistry, type Registry } from '@asof/taxonomy';
 import { type Io, shown } from './commands.ts';
 import { exportCsvCommand } from './export-csv-command.ts';
+import { EXPORT_NIXTLA_USAGE, EXPORT_QLIB_USAGE, exportInteropCommand } from './export-interop-command.ts';
 import { formatTable } from './format-table.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+
+/** The Nixtla and Qlib exports' usage lines, for `asof --help` and `asof export --help`. */
+export const EXPORT_INTEROP_USAGE = `${EXPORT_NIXTLA_USAGE}\n  ${EXPORT_QLIB_USAGE}`;
 
 export const EXPORT_USAGE =
   'asof export fintsb --manifest M --out DIR [--k N] [--length 250] [--datasets 5] [--frequency BD] [--field open|high|low|close|volume] [--labels quota|threshold] [--json]';
@@ -69,15 +73,18 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
       frequency: { type: 'string' },
       field: { type: 'string' },
       labels: { type: 'string' },
+      'as-of': { type: 'string' },
       json: { type: 'boolean' },
     },
     EXPORT_USAGE,
   );
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (parsed.positionals[0] === 'csv') return exportCsvCommand(v, parsed.positionals.slice(1), io);
+  const [first, ...rest] = parsed.positionals;
+  if (first === 'nixtla' || first === 'qlib') return exportInteropCommand(first, v, rest, io);
   if (v.help) {
     io.out(
-      `${EXPORT_USAGE}\n\nWrites a FinTSB-style benchmark from a universe built with segments: per movement pattern (uptrend,\ndowntrend, volatile, extreme) N datasets of K series sharing one calendar segment, L steps each, no\n(series, segment) pair used twice, split 7:1:2 in time, returns normalised across each day's series,\nplus statistics.parquet (mean ADF, lag-1 autocorrelation, forecastability per pattern) and a derived\nmanifest naming the parent dataset_id. --labels quota (FinTSB's ranking, default) or threshold.\nEach dataset is one price field (--field, default close) of K distinct instruments the universe\nevaluates: one series per instrument (its total-return index when it has one), never two fields of one\ninstrument. Without --k, K is the largest (at most FinTSB's ${FINTSB_K}) that gives N datasets of every\npattern; a --k that is too large fails naming the one that works.\n`,
+      `${EXPORT_USAGE}\n\nWrites a FinTSB-style benchmark from a universe built with segments: per movement pattern (uptrend,\ndowntrend, volatile, extreme) N datasets of K series sharing one calendar segment, L steps each, no\n(series, segment) pair used twice, split 7:1:2 in time, returns normalised across each day's series,\nplus statistics.parquet (mean ADF, lag-1 autocorrelation, forecastability per pattern) and a derived\nmanifest naming the parent dataset_id. --labels quota (FinTSB's ranking, default) or threshold.\nEach dataset is one price field (--field, default close) of K distinct instruments the universe\nevaluates: one series per instrument (its total-return index when it has one), never two fields of one\ninstrument. Without --k, K is the largest (at most FinTSB's ${FINTSB_K}) that gives N datasets of every\npattern; a --k that is too large fails naming the one that works.\n\nOther exports (asof export <kind> --help for each):\n  ${EXPORT_INTEROP_USAGE}\n    Nixtla's long format (unique_id, ds, y + static columns) per frequency; Qlib's day feature\n    store (float32) and point-in-time store of EDGAR fundamentals (packages/interop/README.md).\n`,
     );
     return 0;
   }
@@ -86,6 +93,12 @@ export async function exportCommand(args: string[], io: Io): Promise<number> {
     throw new InputError(
       'USAGE',
       `expected 'export fintsb', got 'export ${parsed.positionals.join(' ')}'\n  usage: ${EXPORT_USAGE}`,
+    );
+  }
+  if (v['as-of'] !== undefined) {
+    throw new InputError(
+      'USAGE',
+      `--as-of is an option of 'export nixtla' and 'export qlib'\n  usage: ${EXPORT_USAGE}`,
     );
   }
   if (typeof v.manifest !== 'string' || typeof v.out !== 'string') {

@@ -57,6 +57,7 @@ async function usageText(): Promise<string> {
   ${score.SCORE_USAGE}
   ${run.RUN_USAGE}
   ${exp.EXPORT_USAGE}
+  ${exp.EXPORT_INTEROP_USAGE}
   ${csv.EXPORT_CSV_USAGE}
   ${publish.PUBLISH_USAGE}
   ${report.REPORT_USAGE}

@@ -16,6 +16,8 @@ export type OutputKind =
   | 'csv-export'
   | 'fintsb-export'
   | 'publish'
+  | 'nixtla-export'
+  | 'qlib-export'
   | 'scores'
   | 'forecasts'
   | 'report';
@@ -26,6 +28,8 @@ const KIND_WORDS: Record<string, string> = {
   'csv-export': 'a CSV export',
   'fintsb-export': 'a FinTSB export',
   publish: 'a published dataset (asof publish)',
+  'nixtla-export': 'a Nixtla export',
+  'qlib-export': 'a Qlib export',
   scores: 'scores (results.json)',
   forecasts: 'a forecasts file',
   report: 'a report',
