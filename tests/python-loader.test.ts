@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { asofBin, asofIn, REPO, SCRATCH } from './helpers.ts';
@@ -107,6 +107,28 @@ describe('python/asof_data', () => {
         total += want.length;
       }
       expect(total).toBeGreaterThan(0);
+    });
+
+    it('refuses the published folder after one flipped byte, naming the file', () => {
+      const manifest = JSON.parse(readFileSync(join(work, 'p', 'manifest.json'), 'utf8')) as {
+        outputs: { path: string; table: string }[];
+      };
+      const csv = manifest.outputs.find((o) => o.table === 'observations' && o.path.endsWith('.csv'))!.path;
+      const file = join(work, 'p', ...csv.split('/'));
+      const bytes = readFileSync(file);
+      const at = bytes.length >> 1;
+      bytes[at] ^= 0x01;
+      writeFileSync(file, bytes);
+      try {
+        const load = 'import sys, asof_data; asof_data.load(sys.argv[1])';
+        const r = spawnSync(python!, ['-c', load, join(work, 'p')], { env, encoding: 'utf8' });
+        expect(r.status).not.toBe(0);
+        expect(r.stderr).toMatch(/VerificationError/);
+        expect(r.stderr).toContain(csv);
+      } finally {
+        bytes[at] ^= 0x01;
+        writeFileSync(file, bytes);
+      }
     });
   });
 });
