@@ -194,6 +194,21 @@ describe('asof publish', () => {
     const cell = /^[^,]+,\w+,"(\[[^\]]*\])"/.exec(snap[1])?.[1] ?? '[]';
     const ts = JSON.parse(cell.replace(/""/g, '"')) as string[];
     expect(ts[0]).toMatch(ISO);
+    // fev's windows lie inside the history known at the training cutoff: initial_cutoff counts back from
+    // each series' end, and every series of the task's frequency is long enough for its windows and a step
+    // of context; no timestamp of the snapshot is past the split's first origin.
+    const series = snap.slice(1).filter((l) => l !== '');
+    for (const t of tasks) {
+      const need = (t.horizon as number) * (t.num_windows as number);
+      expect(t.initial_cutoff, String(t.series_frequency)).toBe(-need);
+      const rows = series.filter((l) => l.split(',')[1] === t.series_frequency);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const l of rows) {
+        const stamps = JSON.parse(/"(\[[^\]]*\])"/.exec(l)![1].replace(/""/g, '"')) as string[];
+        expect(stamps.length, l.split(',')[0]).toBeGreaterThan(need);
+        expect(stamps.at(-1)! < '2020-01-01T05:00:00.000000Z', l.split(',')[0]).toBe(true);
+      }
+    }
   });
 
   it('publishes the tiny universe with --csv; publishing again gives a patch version', async () => {

@@ -104,7 +104,7 @@ describe('croissant.json, the card and tasks.yaml of a published split', () => {
         dataset_config: 'snapshot',
         horizon: 12,
         num_windows: 2,
-        initial_cutoff: '2020-01-01T04:59:59.999999Z',
+        initial_cutoff: -24,
         seasonality: 12,
         eval_metric: 'MASE',
         target: 'target',

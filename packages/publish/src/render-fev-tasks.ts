@@ -14,8 +14,11 @@ export function fevDatasetPath(url: string): string {
 
 /**
  * tasks.yaml: one fev task per frequency of a split, on the published `snapshot` config (id, timestamp,
- * target): the split's horizon (horizon_steps of its frequency), its number of origins, the first origin as
- * initial_cutoff. A fev task reads one frequency: `series_frequency` names the rows of the config it takes.
+ * target): the split's horizon (horizon_steps of its frequency) and as many windows as the split has
+ * origins. The snapshot holds each series as known at the training cutoff and nothing after it (the split's
+ * targets stay with `asof score`), so fev's windows are the last `num_windows × horizon` steps of that
+ * history: `initial_cutoff` counts back from each series' end (fev's negative cutoff), never into data
+ * published after the cutoff. A fev task reads one frequency: `series_frequency` names its rows.
  */
 export function renderFevTasks(d: PublishedDataset): string {
   if (!d.split) throw new Error('renderFevTasks: a universe has no evaluation windows');
@@ -26,7 +29,7 @@ export function renderFevTasks(d: PublishedDataset): string {
     series_frequency: w.frequency,
     horizon: w.horizon,
     num_windows: w.windows,
-    initial_cutoff: w.initial_cutoff,
+    initial_cutoff: -(w.horizon * w.windows),
     window_step_size: w.horizon,
     seasonality: SEASONALITY[w.frequency] ?? 1,
     eval_metric: 'MASE',
@@ -39,5 +42,11 @@ export function renderFevTasks(d: PublishedDataset): string {
     past_dynamic_columns: [],
     static_columns: [],
   }));
-  return `# fev tasks of the asof split ${d.name} (version ${d.version}); data: the snapshot config.\n${stringify({ tasks }, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  const header = [
+    `# fev tasks of the asof split ${d.name} (version ${d.version}); data: the snapshot config, each series as`,
+    '# known at the training cutoff. The windows are the last num_windows x horizon steps of that history',
+    "# (initial_cutoff < 0 counts back from each series' end); the evaluation after the cutoff is asof score's.",
+    ...d.split.windows.map((w) => `# ${w.frequency}: the split's first origin is ${w.initial_cutoff}.`),
+  ].join('\n');
+  return `${header}\n${stringify({ tasks }, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
