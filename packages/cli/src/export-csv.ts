@@ -2,8 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { periodLabel } from '@asof/calendar';
 import { BIGINT, BOOLEAN, Duck, quoteIdent, quoteLiteral, VARCHAR } from '@asof/duck';
-import { finalizeDerivedManifest, manifestOutput, openVerifiedManifest, writeManifest } from '@asof/manifest';
-import { writeOutputDir } from '@asof/output';
+import {
+  finalizeDerivedManifest,
+  manifestOutput,
+  openVerifiedManifest,
+  writeDerivedDir,
+  writeManifest,
+} from '@asof/manifest';
 import type { Manifest, ManifestOutput } from '@asof/schema';
 
 export interface ExportCsvOptions {
@@ -41,89 +46,88 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ExportCsvRes
   const verified = await openVerifiedManifest(options.manifestPath);
   try {
     const parent = verified.manifest;
-    const { value } = await writeOutputDir(
-      options.outDir,
+    const value = await writeDerivedDir(
+      verified,
       {
+        outDir: options.outDir,
+        manifestPath: options.manifestPath,
         command: 'asof export csv',
         writes: 'csv-export',
-        inputs: [options.manifestPath, dirname(options.manifestPath)],
-        label: (m: Manifest) => m.dataset_id.slice(0, 12),
-        beforeSwitch: () => verified.recheck(),
       },
-      async ({ dir, work }) =>
-        verified.guard(async () => {
-          const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-          try {
-            const files = verified.files().filter((f) => /\.parquet$/i.test(f.output.path));
-            await stageFrequencies(
-              duck,
-              files.map((f) => ({ readPath: f.readPath })),
+      async ({ dir, work }) => {
+        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
+        try {
+          const files = verified.files().filter((f) => /\.parquet$/i.test(f.output.path));
+          await stageFrequencies(
+            duck,
+            files.map((f) => ({ readPath: f.readPath })),
+          );
+          const outputs: ManifestOutput[] = [];
+          for (const f of files) {
+            const path = f.output.path.replace(/\.parquet$/i, '.csv');
+            const columns = await duck.all<Column>(
+              `DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(f.readPath)}, hive_partitioning = false)`,
             );
-            const outputs: ManifestOutput[] = [];
-            for (const f of files) {
-              const path = f.output.path.replace(/\.parquet$/i, '.csv');
-              const columns = await duck.all<Column>(
-                `DESCRIBE SELECT * FROM read_parquet(${quoteLiteral(f.readPath)}, hive_partitioning = false)`,
-              );
-              await writeCsv(duck, f.readPath, columns, join(dir, ...path.split('/')));
-              const written = columns.map(
-                (c) =>
-                  `${c.column_name}:${c.column_type === 'TIMESTAMP WITH TIME ZONE' ? 'VARCHAR' : c.column_type}`,
-              );
-              if (hasPeriod(columns)) written.push(`${PERIOD_COLUMN}:VARCHAR`);
-              outputs.push(
-                await manifestOutput(dir, {
-                  path,
-                  table: f.output.table,
-                  rows: f.output.rows,
-                  columns: written,
-                  min_timestamp: f.output.min_timestamp,
-                  max_timestamp: f.output.max_timestamp,
-                  min_available_at: f.output.min_available_at,
-                  max_available_at: f.output.max_available_at,
-                }),
-              );
-              log(`${path}: ${f.output.rows.toLocaleString('en-US')} rows`);
-            }
-            const manifest = finalizeDerivedManifest(parent, {
-              suffix: 'csv',
-              kind: 'csv-export',
-              duckdbVersion: await duck.version(),
-              createdBy: options.createdBy,
-              config: {
-                format: 'csv',
-                parent_kind: parent.kind,
-                instants: `ISO-8601 UTC text (${ISO_FORMAT})`,
-                period_column: PERIOD_COLUMN,
-              },
-              inputs: [
-                {
-                  source: 'parent',
-                  key: 'manifest.json',
-                  sha256: verified.sha256,
-                  bytes: verified.bytes.length,
-                },
-                ...files.map((f) => ({
-                  source: 'parent',
-                  key: f.output.path,
-                  sha256: f.output.sha256,
-                  bytes: f.output.bytes,
-                })),
-              ],
-              outputs,
-              warnings: parent.warnings,
-              summary: {
-                tables: new Set(outputs.map((o) => o.table)).size,
-                files: outputs.length,
-                rows: outputs.reduce((s, o) => s + o.rows, 0),
-              },
-            });
-            writeManifest(join(dir, 'manifest.json'), manifest);
-            return manifest;
-          } finally {
-            duck.close();
+            await writeCsv(duck, f.readPath, columns, join(dir, ...path.split('/')));
+            const written = columns.map(
+              (c) =>
+                `${c.column_name}:${c.column_type === 'TIMESTAMP WITH TIME ZONE' ? 'VARCHAR' : c.column_type}`,
+            );
+            if (hasPeriod(columns)) written.push(`${PERIOD_COLUMN}:VARCHAR`);
+            outputs.push(
+              await manifestOutput(dir, {
+                path,
+                table: f.output.table,
+                rows: f.output.rows,
+                columns: written,
+                min_timestamp: f.output.min_timestamp,
+                max_timestamp: f.output.max_timestamp,
+                min_available_at: f.output.min_available_at,
+                max_available_at: f.output.max_available_at,
+              }),
+            );
+            log(`${path}: ${f.output.rows.toLocaleString('en-US')} rows`);
           }
-        }),
+          const manifest = finalizeDerivedManifest(parent, {
+            suffix: 'csv',
+            kind: 'csv-export',
+            duckdbVersion: await duck.version(),
+            createdBy: options.createdBy,
+            config: {
+              format: 'csv',
+              parent_kind: parent.kind,
+              instants: `ISO-8601 UTC text (${ISO_FORMAT})`,
+              period_column: PERIOD_COLUMN,
+            },
+            inputs: [
+              {
+                source: 'parent',
+                key: 'manifest.json',
+                sha256: verified.sha256,
+                bytes: verified.bytes.length,
+              },
+              ...files.map((f) => ({
+                source: 'parent',
+                key: f.output.path,
+                sha256: f.output.sha256,
+                bytes: f.output.bytes,
+              })),
+            ],
+            outputs,
+            warnings: parent.warnings,
+            summary: {
+              tables: new Set(outputs.map((o) => o.table)).size,
+              files: outputs.length,
+              rows: outputs.reduce((s, o) => s + o.rows, 0),
+            },
+          });
+          writeManifest(join(dir, 'manifest.json'), manifest);
+          return manifest;
+        } finally {
+          duck.close();
+        }
+      },
+      (m: Manifest) => m,
     );
     return { manifest: value, manifestPath: join(options.outDir, 'manifest.json') };
   } finally {

@@ -1,13 +1,13 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Duck, loadQuery, quoteLiteral } from '@asof/duck';
 import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
   type VerifiedManifest,
+  writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
-import { writeOutputDir } from '@asof/output';
 import type { Manifest, ManifestOutput } from '@asof/schema';
 import { SQL_DIR, stageLocalDates, stageUniverse, universeFiles } from './stage-universe.ts';
 
@@ -43,24 +43,23 @@ export interface NixtlaFile {
 export async function exportNixtla(options: ExportOptions): Promise<ExportResult> {
   const verified = await openVerifiedManifest(options.manifestPath);
   try {
-    const { value } = await writeOutputDir(
-      options.outDir,
+    const value = await writeDerivedDir(
+      verified,
       {
+        outDir: options.outDir,
+        manifestPath: options.manifestPath,
         command: 'asof export nixtla',
         writes: 'nixtla-export',
-        inputs: [options.manifestPath, dirname(options.manifestPath)],
-        label: (m: Manifest) => m.dataset_id.slice(0, 12),
-        beforeSwitch: () => verified.recheck(),
       },
-      async ({ dir, work }) =>
-        verified.guard(async () => {
-          const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-          try {
-            return await writeNixtla(duck, verified, dir, options);
-          } finally {
-            duck.close();
-          }
-        }),
+      async ({ dir, work }) => {
+        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
+        try {
+          return await writeNixtla(duck, verified, dir, options);
+        } finally {
+          duck.close();
+        }
+      },
+      (m: Manifest) => m,
     );
     return { manifest: value, manifestPath: join(options.outDir, 'manifest.json') };
   } finally {

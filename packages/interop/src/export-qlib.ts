@@ -1,13 +1,13 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Duck, quoteLiteral } from '@asof/duck';
 import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
   type VerifiedManifest,
+  writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
-import { writeOutputDir } from '@asof/output';
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { chooseQlibSeries } from './choose-qlib-series.ts';
 import type { ExportOptions, ExportResult } from './export-nixtla.ts';
@@ -28,24 +28,23 @@ export async function exportQlib(options: ExportOptions): Promise<ExportResult &
   const verified = await openVerifiedManifest(options.manifestPath);
   const report = newFloat32Report();
   try {
-    const { value } = await writeOutputDir(
-      options.outDir,
+    const value = await writeDerivedDir(
+      verified,
       {
+        outDir: options.outDir,
+        manifestPath: options.manifestPath,
         command: 'asof export qlib',
         writes: 'qlib-export',
-        inputs: [options.manifestPath, dirname(options.manifestPath)],
-        label: (m: Manifest) => m.dataset_id.slice(0, 12),
-        beforeSwitch: () => verified.recheck(),
       },
-      async ({ dir, work }) =>
-        verified.guard(async () => {
-          const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-          try {
-            return await writeQlib(duck, verified, dir, options, report);
-          } finally {
-            duck.close();
-          }
-        }),
+      async ({ dir, work }) => {
+        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
+        try {
+          return await writeQlib(duck, verified, dir, options, report);
+        } finally {
+          duck.close();
+        }
+      },
+      (m: Manifest) => m,
     );
     return { manifest: value, manifestPath: join(options.outDir, 'manifest.json'), float32: report };
   } finally {

@@ -7,9 +7,9 @@ import {
   openVerifiedManifest,
   readManifest,
   type VerifiedManifest,
+  writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
-import { writeOutputDir } from '@asof/output';
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { buildCroissant } from './build-croissant.ts';
 import { checkRedistribution } from './check-redistribution.ts';
@@ -63,24 +63,23 @@ export async function publishDataset(options: PublishOptions): Promise<PublishRe
       );
     }
     if (!options.private) checkParentTerms(parent, verified.dir, options);
-    const { value } = await writeOutputDir(
-      options.outDir,
+    const value = await writeDerivedDir(
+      verified,
       {
+        outDir: options.outDir,
+        manifestPath: options.manifestPath,
         command: 'asof publish',
         writes: 'publish',
-        inputs: [options.manifestPath, dirname(options.manifestPath)],
-        label: (v: { manifest: Manifest }) => v.manifest.dataset_id.slice(0, 12),
-        beforeSwitch: () => verified.recheck(),
       },
-      async ({ dir, work }) =>
-        verified.guard(async () => {
-          const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-          try {
-            return await publishInto(duck, verified, dir, options);
-          } finally {
-            duck.close();
-          }
-        }),
+      async ({ dir, work }) => {
+        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
+        try {
+          return await publishInto(duck, verified, dir, options);
+        } finally {
+          duck.close();
+        }
+      },
+      (v) => v.manifest,
     );
     return {
       manifest: value.manifest,
