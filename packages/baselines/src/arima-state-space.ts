@@ -201,6 +201,27 @@ export interface KalmanResult {
   residuals: Float64Array | null;
 }
 
+/** Scratch vectors of kalmanFilter, reused across calls of the same state size (the filter never re-enters). */
+let scratch = {
+  rd: -1,
+  anew: new Float64Array(0),
+  Pnew: new Float64Array(0),
+  work: new Float64Array(0),
+  M: new Float64Array(0),
+};
+function kalmanScratch(rd: number): typeof scratch {
+  if (scratch.rd !== rd) {
+    scratch = {
+      rd,
+      anew: new Float64Array(rd),
+      Pnew: new Float64Array(rd * rd),
+      work: new Float64Array(rd * rd),
+      M: new Float64Array(rd),
+    };
+  }
+  return scratch;
+}
+
 /**
  * Runs the Kalman filter over y (NaN = missing, skipped in the update) from the model's initial state
  * (a = 0, P = Pn), leaving the filtered state in m.a and m.P. The Gaussian log-likelihood is
@@ -212,10 +233,8 @@ export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResid
   const a = m.a;
   const P = m.P;
   a.fill(0);
-  const anew = new Float64Array(rd);
-  const Pnew = Float64Array.from(m.Pn);
-  const work = new Float64Array(rd * rd);
-  const M = new Float64Array(rd);
+  const { anew, Pnew, work, M } = kalmanScratch(rd);
+  Pnew.set(m.Pn);
   const residuals = withResiduals ? new Float64Array(y.length) : null;
   let ssq = 0;
   let sumlog = 0;
@@ -300,9 +319,43 @@ export function conditionalSumOfSquares(
   ncond: number,
 ): { sigma2: number; residuals: Float64Array } {
   const n = y.length;
-  const w = Float64Array.from(y);
-  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
+  const w = new Float64Array(n);
   const resid = new Float64Array(n);
+  return { sigma2: cssInto(y, d, phi, theta, ncond, w, resid), residuals: resid };
+}
+
+let cssW = new Float64Array(0);
+let cssResid = new Float64Array(0);
+
+/** conditionalSumOfSquares' σ² alone, in scratch vectors reused across calls (the CSS objective). */
+export function conditionalSumOfSquaresSigma2(
+  y: ArrayLike<number>,
+  d: number,
+  phi: ArrayLike<number>,
+  theta: ArrayLike<number>,
+  ncond: number,
+): number {
+  const n = y.length;
+  if (cssW.length !== n) {
+    cssW = new Float64Array(n);
+    cssResid = new Float64Array(n);
+  }
+  return cssInto(y, d, phi, theta, ncond, cssW, cssResid);
+}
+
+/** The CSS recursion of conditionalSumOfSquares into w (the differenced y) and resid (length n each). */
+function cssInto(
+  y: ArrayLike<number>,
+  d: number,
+  phi: ArrayLike<number>,
+  theta: ArrayLike<number>,
+  ncond: number,
+  w: Float64Array,
+  resid: Float64Array,
+): number {
+  const n = y.length;
+  w.set(y);
+  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
   const p = phi.length;
   const q = theta.length;
   let ssq = 0;
@@ -318,5 +371,5 @@ export function conditionalSumOfSquares(
       ssq += v * v;
     }
   }
-  return { sigma2: ssq / nu, residuals: resid };
+  return ssq / nu;
 }

@@ -9,6 +9,7 @@ import {
 import {
   type ArimaStateModel,
   conditionalSumOfSquares,
+  conditionalSumOfSquaresSigma2,
   kalmanFilter,
   makeStateModel,
   solveLinear,
@@ -190,7 +191,7 @@ interface ArimaProblem {
   optim: BfgsOptions;
   /** φ, θ and the constant (fixed or free) from the free parameters. */
   withConst: (par: ArrayLike<number>) => Float64Array;
-  /** x minus the constant's regressor times c. */
+  /** x minus the constant's regressor times c, in a buffer the next call overwrites. */
   adjusted: (c: number) => ArrayLike<number>;
   constOf: (coef: ArrayLike<number>) => number;
   /** ½ log(CSS/n) of the free parameters. */
@@ -233,9 +234,11 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   if (nUsed <= 0) throw new ArimaFitError('too few non-missing observations');
   const ncondCss = d + p;
   const constOf = (par: ArrayLike<number>) => (ncx ? (estimateConst ? par[narma] : fixedConst!) : 0);
+  // One buffer per problem: every caller reads the adjusted series before asking for another.
+  const adjustedBuffer = ncx ? new Float64Array(n) : null;
   const adjusted = (c: number) => {
     if (!ncx) return x;
-    const out = new Float64Array(n);
+    const out = adjustedBuffer!;
     for (let i = 0; i < n; i++) out[i] = x[i] - c * z![i];
     return out;
   };
@@ -248,8 +251,7 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   const cssObjective = (par: Float64Array) => {
     const phi = par.subarray(0, p);
     const theta = par.subarray(p, narma);
-    const res = conditionalSumOfSquares(adjusted(constOf(par)), d, phi, theta, ncondCss);
-    return 0.5 * Math.log(res.sigma2);
+    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, phi, theta, ncondCss));
   };
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
     const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : Float64Array.from(par.subarray(0, p));
