@@ -35,6 +35,13 @@ export function differencingPolynomial(d: number): Float64Array {
   return Float64Array.from(poly.slice(1), (v) => -v);
 }
 
+const differencingPolynomials: Float64Array[] = [];
+/** differencingPolynomial(d), computed once per d and shared by the state models (which never write it). */
+function sharedDifferencingPolynomial(d: number): Float64Array {
+  differencingPolynomials[d] ??= differencingPolynomial(d);
+  return differencingPolynomials[d];
+}
+
 /** Solves A x = b in place (A n×n row-major, partial pivoting); false when A is singular. */
 export function solveLinear(A: Float64Array, b: Float64Array, n: number): boolean {
   for (let col = 0; col < n; col++) {
@@ -115,7 +122,7 @@ export function stationaryCovariance(
 /** A state model for φ, θ and d differences, with the stationary initial covariance (null if none). */
 export function makeStateModel(phi: Float64Array, theta: Float64Array, d: number): ArimaStateModel | null {
   const r = Math.max(phi.length, theta.length + 1);
-  const delta = differencingPolynomial(d);
+  const delta = sharedDifferencingPolynomial(d);
   const rd = r + d;
   const Q = stationaryCovariance(phi, theta, r);
   if (!Q) return null;

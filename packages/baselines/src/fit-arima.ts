@@ -254,8 +254,8 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, phi, theta, ncondCss));
   };
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
-    const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : Float64Array.from(par.subarray(0, p));
-    const theta = Float64Array.from(par.subarray(p, narma));
+    const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : par.slice(0, p);
+    const theta = par.slice(p, narma);
     const model = makeStateModel(phi, theta, d);
     if (!model) return Number.MAX_VALUE;
     const res = kalmanFilter(model, adjusted(constOf(par)), false);
@@ -284,7 +284,10 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     adjusted,
     constOf,
     css: (par) => cssObjective(withConst(par)),
-    ml: (transform) => (par) => mlObjective(transform)(withConst(par)),
+    ml: (transform) => {
+      const objective = mlObjective(transform);
+      return (par) => objective(withConst(par));
+    },
   };
 }
 
