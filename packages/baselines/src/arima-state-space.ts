@@ -160,15 +160,20 @@ function transitionCovariance(
   const { phi, theta, delta, r, rd } = m;
   const p = phi.length;
   const d = rd - r;
-  // work = T·P (row i of T applied to the columns of P)
-  for (let j = 0; j < rd; j++) {
-    for (let i = 0; i < r; i++) {
-      let v = 0;
-      if (i < p) v += phi[i] * P[j];
-      if (i < r - 1) v += P[(i + 1) * rd + j];
-      work[i * rd + j] = v;
-    }
-    if (d > 0) {
+  // work = T·P (row i of T applied to the columns of P): row i < r is φ_i·P[0, ·] + P[i + 1, ·], each
+  // term present when its index is in range, summed from 0 as written out here branch by branch.
+  for (let i = 0; i < r; i++) {
+    const w = i * rd;
+    const next = (i + 1) * rd;
+    if (i < p) {
+      const f = phi[i];
+      if (i < r - 1) for (let j = 0; j < rd; j++) work[w + j] = 0 + f * P[j] + P[next + j];
+      else for (let j = 0; j < rd; j++) work[w + j] = 0 + f * P[j];
+    } else if (i < r - 1) for (let j = 0; j < rd; j++) work[w + j] = 0 + P[next + j];
+    else for (let j = 0; j < rd; j++) work[w + j] = 0;
+  }
+  if (d > 0) {
+    for (let j = 0; j < rd; j++) {
       let v = P[j];
       for (let k = 0; k < d; k++) v += delta[k] * P[(r + k) * rd + j];
       work[r * rd + j] = v;
@@ -176,18 +181,20 @@ function transitionCovariance(
     }
   }
   // out = work·T'
+  const pr = Math.min(p, r - 1);
   for (let i = 0; i < rd; i++) {
-    for (let j = 0; j < r; j++) {
-      let v = 0;
-      if (j < p) v += phi[j] * work[i * rd];
-      if (j < r - 1) v += work[i * rd + j + 1];
-      out[i * rd + j] = v;
-    }
+    const w = i * rd;
+    const w0 = work[w];
+    let j = 0;
+    for (; j < pr; j++) out[w + j] = 0 + phi[j] * w0 + work[w + j + 1];
+    for (; j < p; j++) out[w + j] = 0 + phi[j] * w0;
+    for (; j < r - 1; j++) out[w + j] = 0 + work[w + j + 1];
+    for (; j < r; j++) out[w + j] = 0;
     if (d > 0) {
-      let v = work[i * rd];
-      for (let k = 0; k < d; k++) v += delta[k] * work[i * rd + r + k];
-      out[i * rd + r] = v;
-      for (let k = 1; k < d; k++) out[i * rd + r + k] = work[i * rd + r + k - 1];
+      let v = w0;
+      for (let k = 0; k < d; k++) v += delta[k] * work[w + r + k];
+      out[w + r] = v;
+      for (let k = 1; k < d; k++) out[w + r + k] = work[w + r + k - 1];
     }
   }
   const q = theta.length;
@@ -272,8 +279,11 @@ export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResid
     }
     if (residuals) residuals[t] = resid / Math.sqrt(gain);
     for (let i = 0; i < rd; i++) a[i] = anew[i] + (M[i] * resid) / gain;
-    for (let i = 0; i < rd; i++)
-      for (let j = 0; j < rd; j++) P[i * rd + j] = Pnew[i * rd + j] - (M[i] * M[j]) / gain;
+    for (let i = 0; i < rd; i++) {
+      const row = i * rd;
+      const mi = M[i];
+      for (let j = 0; j < rd; j++) P[row + j] = Pnew[row + j] - (mi * M[j]) / gain;
+    }
   }
   return { ssq, sumlog, nu, residuals };
 }
