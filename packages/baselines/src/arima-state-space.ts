@@ -336,20 +336,29 @@ export function conditionalSumOfSquares(
   ncond: number,
 ): { sigma2: number; residuals: Float64Array } {
   const n = y.length;
+  const p = phi.length;
+  const q = theta.length;
+  const coef = new Float64Array(p + q);
+  for (let j = 0; j < p; j++) coef[j] = phi[j];
+  for (let j = 0; j < q; j++) coef[p + j] = theta[j];
   const w = new Float64Array(n);
   const resid = new Float64Array(n);
-  return { sigma2: cssInto(y, d, phi, theta, ncond, w, resid), residuals: resid };
+  return { sigma2: cssInto(y, d, coef, p, q, ncond, w, resid), residuals: resid };
 }
 
 let cssW = new Float64Array(0);
 let cssResid = new Float64Array(0);
 
-/** conditionalSumOfSquares' σ² alone, in scratch vectors reused across calls (the CSS objective). */
+/**
+ * conditionalSumOfSquares' σ² alone for φ = coef[0..p) and θ = coef[p..p+q), in scratch vectors reused
+ * across calls (the CSS objective).
+ */
 export function conditionalSumOfSquaresSigma2(
   y: ArrayLike<number>,
   d: number,
-  phi: ArrayLike<number>,
-  theta: ArrayLike<number>,
+  coef: ArrayLike<number>,
+  p: number,
+  q: number,
   ncond: number,
 ): number {
   const n = y.length;
@@ -357,15 +366,16 @@ export function conditionalSumOfSquaresSigma2(
     cssW = new Float64Array(n);
     cssResid = new Float64Array(n);
   }
-  return cssInto(y, d, phi, theta, ncond, cssW, cssResid);
+  return cssInto(y, d, coef, p, q, ncond, cssW, cssResid);
 }
 
 /** The CSS recursion of conditionalSumOfSquares into w (the differenced y) and resid (length n each). */
 function cssInto(
   y: ArrayLike<number>,
   d: number,
-  phi: ArrayLike<number>,
-  theta: ArrayLike<number>,
+  coef: ArrayLike<number>,
+  p: number,
+  q: number,
   ncond: number,
   w: Float64Array,
   resid: Float64Array,
@@ -373,15 +383,13 @@ function cssInto(
   const n = y.length;
   w.set(y);
   for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
-  const p = phi.length;
-  const q = theta.length;
   let ssq = 0;
   let nu = 0;
   for (let t = ncond; t < n; t++) {
     let v = w[t];
-    for (let j = 0; j < p; j++) v -= phi[j] * w[t - j - 1];
+    for (let j = 0; j < p; j++) v -= coef[j] * w[t - j - 1];
     const reach = Math.min(t - ncond, q);
-    for (let j = 0; j < reach; j++) v -= theta[j] * resid[t - j - 1];
+    for (let j = 0; j < reach; j++) v -= coef[p + j] * resid[t - j - 1];
     resid[t] = v;
     if (!Number.isNaN(v)) {
       nu++;

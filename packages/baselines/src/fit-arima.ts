@@ -249,9 +249,7 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     return out;
   };
   const cssObjective = (par: Float64Array) => {
-    const phi = par.subarray(0, p);
-    const theta = par.subarray(p, narma);
-    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, phi, theta, ncondCss));
+    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, par, p, q, ncondCss));
   };
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
     const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : par.slice(0, p);
