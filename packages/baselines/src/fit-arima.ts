@@ -234,20 +234,26 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   if (nUsed <= 0) throw new ArimaFitError('too few non-missing observations');
   const ncondCss = d + p;
   const constOf = (par: ArrayLike<number>) => (ncx ? (estimateConst ? par[narma] : fixedConst!) : 0);
-  // One buffer per problem: every caller reads the adjusted series before asking for another.
+  // One buffer per problem: every caller reads the adjusted series before asking for another. It is
+  // recomputed only when c changes (Object.is: the same bits), as most evaluations move φ or θ alone.
   const adjustedBuffer = ncx ? new Float64Array(n) : null;
+  let adjustedFor = Number.NaN;
   const adjusted = (c: number) => {
     if (!ncx) return x;
     const out = adjustedBuffer!;
+    if (Object.is(c, adjustedFor)) return out;
     for (let i = 0; i < n; i++) out[i] = x[i] - c * z![i];
+    adjustedFor = c;
     return out;
   };
-  const withConst = (par: ArrayLike<number>) => {
-    const out = new Float64Array(narma + ncx);
+  const withConstInto = (par: ArrayLike<number>, out: Float64Array) => {
     for (let i = 0; i < npar; i++) out[i] = par[i];
     if (ncx && !estimateConst) out[narma] = fixedConst!;
     return out;
   };
+  const withConst = (par: ArrayLike<number>) => withConstInto(par, new Float64Array(narma + ncx));
+  // The objectives' full parameter vector: they read it and keep nothing of it.
+  const objectivePar = new Float64Array(narma + ncx);
   const cssObjective = (par: Float64Array) => {
     return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, par, p, q, ncondCss));
   };
@@ -281,10 +287,10 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     withConst,
     adjusted,
     constOf,
-    css: (par) => cssObjective(withConst(par)),
+    css: (par) => cssObjective(withConstInto(par, objectivePar)),
     ml: (transform) => {
       const objective = mlObjective(transform);
-      return (par) => objective(withConst(par));
+      return (par) => objective(withConstInto(par, objectivePar));
     },
   };
 }
