@@ -346,27 +346,27 @@ export function conditionalSumOfSquares(
   return { sigma2: cssInto(y, d, coef, p, q, ncond, w, resid), residuals: resid };
 }
 
-let cssW = new Float64Array(0);
 let cssResid = new Float64Array(0);
 
+/** w differenced d times in place (conditionalSumOfSquares' differencing). */
+export function differenceInPlace(w: Float64Array, d: number): void {
+  const n = w.length;
+  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
+}
+
 /**
- * conditionalSumOfSquares' σ² alone for φ = coef[0..p) and θ = coef[p..p+q), in scratch vectors reused
- * across calls (the CSS objective).
+ * conditionalSumOfSquares' σ² alone for the already differenced series w, φ = coef[0..p) and
+ * θ = coef[p..p+q), its residuals in a scratch vector reused across calls (the CSS objective).
  */
 export function conditionalSumOfSquaresSigma2(
-  y: ArrayLike<number>,
-  d: number,
+  w: Float64Array,
   coef: ArrayLike<number>,
   p: number,
   q: number,
   ncond: number,
 ): number {
-  const n = y.length;
-  if (cssW.length !== n) {
-    cssW = new Float64Array(n);
-    cssResid = new Float64Array(n);
-  }
-  return cssInto(y, d, coef, p, q, ncond, cssW, cssResid);
+  if (cssResid.length !== w.length) cssResid = new Float64Array(w.length);
+  return cssRecursion(w, coef, p, q, ncond, cssResid);
 }
 
 /** The CSS recursion of conditionalSumOfSquares into w (the differenced y) and resid (length n each). */
@@ -380,9 +380,21 @@ function cssInto(
   w: Float64Array,
   resid: Float64Array,
 ): number {
-  const n = y.length;
   w.set(y);
-  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
+  differenceInPlace(w, d);
+  return cssRecursion(w, coef, p, q, ncond, resid);
+}
+
+/** Residuals of the differenced series w from t = ncond on into resid; returns Σe²/(finite e). */
+function cssRecursion(
+  w: Float64Array,
+  coef: ArrayLike<number>,
+  p: number,
+  q: number,
+  ncond: number,
+  resid: Float64Array,
+): number {
+  const n = w.length;
   let ssq = 0;
   let nu = 0;
   for (let t = ncond; t < n; t++) {

@@ -10,6 +10,7 @@ import {
   type ArimaStateModel,
   conditionalSumOfSquares,
   conditionalSumOfSquaresSigma2,
+  differenceInPlace,
   kalmanFilter,
   makeStateModel,
   solveLinear,
@@ -246,6 +247,16 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     adjustedFor = c;
     return out;
   };
+  // The CSS objective's differenced adjusted series, likewise recomputed only when c changes.
+  const differencedBuffer = new Float64Array(n);
+  let differencedFor: number | undefined;
+  const differenced = (c: number) => {
+    if (differencedFor !== undefined && Object.is(c, differencedFor)) return differencedBuffer;
+    differencedBuffer.set(adjusted(c));
+    differenceInPlace(differencedBuffer, d);
+    differencedFor = c;
+    return differencedBuffer;
+  };
   const withConstInto = (par: ArrayLike<number>, out: Float64Array) => {
     for (let i = 0; i < npar; i++) out[i] = par[i];
     if (ncx && !estimateConst) out[narma] = fixedConst!;
@@ -255,7 +266,7 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   // The objectives' full parameter vector: they read it and keep nothing of it.
   const objectivePar = new Float64Array(narma + ncx);
   const cssObjective = (par: Float64Array) => {
-    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(adjusted(constOf(par)), d, par, p, q, ncondCss));
+    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(differenced(constOf(par)), par, p, q, ncondCss));
   };
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
     const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : par.slice(0, p);
