@@ -86,37 +86,55 @@ export function stationaryCovariance(
   r: number,
 ): Float64Array | null {
   const p = phi.length;
-  const ph = (i: number) => (i < p ? phi[i] : 0);
-  const R = (i: number) => (i === 0 ? 1 : i - 1 < theta.length ? theta[i - 1] : 0);
+  const q = theta.length;
   if (r === 1) {
-    const v = 1 / (1 - ph(0) * ph(0));
+    const v = 1 / (1 - phiAt(phi, p, 0) * phiAt(phi, p, 0));
     return Number.isFinite(v) && v > 0 ? Float64Array.of(v) : null;
   }
-  const idx = (i: number, j: number) => {
-    const a = Math.min(i, j);
-    const b = Math.max(i, j);
-    return a * r - (a * (a - 1)) / 2 + (b - a);
-  };
   const m = (r * (r + 1)) / 2;
-  const A = new Float64Array(m * m);
-  const b = new Float64Array(m);
+  const { A, b } = covarianceScratch(m);
   for (let i = 0; i < r; i++) {
     for (let j = i; j < r; j++) {
-      const row = idx(i, j);
+      const row = packedIndex(i, j, r);
       A[row * m + row] += 1;
       // (TQT')_ij = φ_iφ_j Q_00 + φ_i Q_{0,j+1} + φ_j Q_{i+1,0} + Q_{i+1,j+1}
-      A[row * m + idx(0, 0)] -= ph(i) * ph(j);
-      if (j + 1 < r) A[row * m + idx(0, j + 1)] -= ph(i);
-      if (i + 1 < r) A[row * m + idx(i + 1, 0)] -= ph(j);
-      if (i + 1 < r && j + 1 < r) A[row * m + idx(i + 1, j + 1)] -= 1;
-      b[row] = R(i) * R(j);
+      A[row * m + packedIndex(0, 0, r)] -= phiAt(phi, p, i) * phiAt(phi, p, j);
+      if (j + 1 < r) A[row * m + packedIndex(0, j + 1, r)] -= phiAt(phi, p, i);
+      if (i + 1 < r) A[row * m + packedIndex(i + 1, 0, r)] -= phiAt(phi, p, j);
+      if (i + 1 < r && j + 1 < r) A[row * m + packedIndex(i + 1, j + 1, r)] -= 1;
+      b[row] = noiseAt(theta, q, i) * noiseAt(theta, q, j);
     }
   }
   if (!solveLinear(A, b, m)) return null;
   const Q = new Float64Array(r * r);
-  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Q[i * r + j] = b[idx(i, j)];
+  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Q[i * r + j] = b[packedIndex(i, j, r)];
   for (let i = 0; i < r * r; i++) if (!Number.isFinite(Q[i])) return null;
   return Q;
+}
+
+/** φ_i, 0 beyond the AR order. */
+function phiAt(phi: ArrayLike<number>, p: number, i: number): number {
+  return i < p ? phi[i] : 0;
+}
+
+/** R_i of R = (1, θ₁, …, θ_q, 0, …). */
+function noiseAt(theta: ArrayLike<number>, q: number, i: number): number {
+  return i === 0 ? 1 : i - 1 < q ? theta[i - 1] : 0;
+}
+
+/** Position of Q_ij (= Q_ji) among the r(r+1)/2 distinct entries, row by row of the upper triangle. */
+function packedIndex(i: number, j: number, r: number): number {
+  const a = Math.min(i, j);
+  const b = Math.max(i, j);
+  return a * r - (a * (a - 1)) / 2 + (b - a);
+}
+
+let covScratch = { m: -1, A: new Float64Array(0), b: new Float64Array(0) };
+/** stationaryCovariance's linear system, zeroed, reused across calls of the same size. */
+function covarianceScratch(m: number): typeof covScratch {
+  if (covScratch.m !== m) covScratch = { m, A: new Float64Array(m * m), b: new Float64Array(m) };
+  else covScratch.A.fill(0);
+  return covScratch;
 }
 
 /** A state model for φ, θ and d differences, with the stationary initial covariance (null if none). */
