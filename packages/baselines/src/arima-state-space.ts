@@ -378,7 +378,7 @@ export function differenceInPlace(w: Float64Array, d: number): void {
  */
 export function conditionalSumOfSquaresSigma2(
   w: Float64Array,
-  coef: ArrayLike<number>,
+  coef: Float64Array,
   p: number,
   q: number,
   ncond: number,
@@ -391,7 +391,7 @@ export function conditionalSumOfSquaresSigma2(
 function cssInto(
   y: ArrayLike<number>,
   d: number,
-  coef: ArrayLike<number>,
+  coef: Float64Array,
   p: number,
   q: number,
   ncond: number,
@@ -406,7 +406,7 @@ function cssInto(
 /** Residuals of the differenced series w from t = ncond on into resid; returns Σe²/(finite e). */
 function cssRecursion(
   w: Float64Array,
-  coef: ArrayLike<number>,
+  coef: Float64Array,
   p: number,
   q: number,
   ncond: number,
@@ -417,9 +417,9 @@ function cssRecursion(
   let nu = 0;
   for (let t = ncond; t < n; t++) {
     let v = w[t];
-    for (let j = 0; j < p; j++) v -= coef[j] * w[t - j - 1];
-    const reach = Math.min(t - ncond, q);
-    for (let j = 0; j < reach; j++) v -= coef[p + j] * resid[t - j - 1];
+    for (let j = 0, k = t - 1; j < p; j++, k--) v -= coef[j] * w[k];
+    const reach = t - ncond < q ? t - ncond : q;
+    for (let j = 0, k = t - 1; j < reach; j++, k--) v -= coef[p + j] * resid[k];
     resid[t] = v;
     if (!Number.isNaN(v)) {
       nu++;
