@@ -418,6 +418,7 @@ function cssRecursion(
   for (let t = ncond; t < n; t++) {
     let v = w[t];
     for (let j = 0, k = t - 1; j < p; j++, k--) v -= coef[j] * w[k];
+    // biome-ignore lint/complexity/useMathMinMax: measurably faster than Math.min in this hot loop (issue 56)
     const reach = t - ncond < q ? t - ncond : q;
     for (let j = 0, k = t - 1; j < reach; j++, k--) v -= coef[p + j] * resid[k];
     resid[t] = v;
