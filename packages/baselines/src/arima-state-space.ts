@@ -297,10 +297,17 @@ export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResid
     }
     if (residuals) residuals[t] = resid / Math.sqrt(gain);
     for (let i = 0; i < rd; i++) a[i] = anew[i] + (M[i] * resid) / gain;
+    // P = Pnew − M·M'/gain. (M_i·M_j)/gain is the same double as (M_j·M_i)/gain (multiplication commutes
+    // exactly), so each is divided once and subtracted in both triangles.
     for (let i = 0; i < rd; i++) {
       const row = i * rd;
       const mi = M[i];
-      for (let j = 0; j < rd; j++) P[row + j] = Pnew[row + j] - (mi * M[j]) / gain;
+      P[row + i] = Pnew[row + i] - (mi * mi) / gain;
+      for (let j = i + 1; j < rd; j++) {
+        const mm = (mi * M[j]) / gain;
+        P[row + j] = Pnew[row + j] - mm;
+        P[j * rd + i] = Pnew[j * rd + i] - mm;
+      }
     }
   }
   return { ssq, sumlog, nu, residuals };
