@@ -137,13 +137,31 @@ function covarianceScratch(m: number): typeof covScratch {
   return covScratch;
 }
 
-/** A state model for φ, θ and d differences, with the stationary initial covariance (null if none). */
-export function makeStateModel(phi: Float64Array, theta: Float64Array, d: number): ArimaStateModel | null {
+/**
+ * A state model for φ, θ and d differences, with the stationary initial covariance (null if none). Given
+ * `reuse`, a model of the same r and d whose filtered state nobody needs any more, it is overwritten and
+ * returned instead of allocating one (the likelihood objective's evaluations).
+ */
+export function makeStateModel(
+  phi: Float64Array,
+  theta: Float64Array,
+  d: number,
+  reuse?: ArimaStateModel | null,
+): ArimaStateModel | null {
   const r = Math.max(phi.length, theta.length + 1);
   const delta = sharedDifferencingPolynomial(d);
   const rd = r + d;
   const Q = stationaryCovariance(phi, theta, r);
   if (!Q) return null;
+  if (reuse && reuse.r === r && reuse.rd === rd) {
+    // Only the Q block and the diffuse diagonal of Pn are ever non-zero: rewrite those.
+    const Pn = reuse.Pn;
+    for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Pn[i * rd + j] = Q[i * r + j];
+    for (let i = r; i < rd; i++) Pn[i * rd + i] = DIFFUSE_KAPPA;
+    reuse.phi = phi;
+    reuse.theta = theta;
+    return reuse;
+  }
   const Pn = new Float64Array(rd * rd);
   for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Pn[i * rd + j] = Q[i * r + j];
   for (let i = r; i < rd; i++) Pn[i * rd + i] = DIFFUSE_KAPPA;

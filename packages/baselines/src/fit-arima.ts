@@ -268,11 +268,14 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   const cssObjective = (par: Float64Array) => {
     return 0.5 * Math.log(conditionalSumOfSquaresSigma2(differenced(constOf(par)), par, p, q, ncondCss));
   };
+  // The ML objective's state model, overwritten by each evaluation (the filtered state is not kept).
+  let objectiveModel: ArimaStateModel | null = null;
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
     const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : par.slice(0, p);
     const theta = par.slice(p, narma);
-    const model = makeStateModel(phi, theta, d);
+    const model = makeStateModel(phi, theta, d, objectiveModel);
     if (!model) return Number.MAX_VALUE;
+    objectiveModel = model;
     const res = kalmanFilter(model, adjusted(constOf(par)), false);
     const s2 = res.ssq / res.nu;
     return 0.5 * (Math.log(s2) + res.sumlog / res.nu);
