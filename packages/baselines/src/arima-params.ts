@@ -7,8 +7,9 @@
 /** u (any reals) → AR coefficients of a stationary AR(p). */
 export function arFromUnconstrained(u: ArrayLike<number>): Float64Array {
   const p = u.length;
-  const phi = Float64Array.from(u, Math.tanh);
-  const work = Float64Array.from(phi);
+  const phi = new Float64Array(p);
+  for (let i = 0; i < p; i++) phi[i] = Math.tanh(u[i]);
+  const work = phi.slice();
   for (let j = 1; j < p; j++) {
     const a = phi[j];
     for (let k = 0; k < j; k++) work[k] -= a * phi[j - k - 1];

@@ -35,6 +35,13 @@ export function differencingPolynomial(d: number): Float64Array {
   return Float64Array.from(poly.slice(1), (v) => -v);
 }
 
+const differencingPolynomials: Float64Array[] = [];
+/** differencingPolynomial(d), computed once per d and shared by the state models (which never write it). */
+function sharedDifferencingPolynomial(d: number): Float64Array {
+  differencingPolynomials[d] ??= differencingPolynomial(d);
+  return differencingPolynomials[d];
+}
+
 /** Solves A x = b in place (A n×n row-major, partial pivoting); false when A is singular. */
 export function solveLinear(A: Float64Array, b: Float64Array, n: number): boolean {
   for (let col = 0; col < n; col++) {
@@ -79,46 +86,82 @@ export function stationaryCovariance(
   r: number,
 ): Float64Array | null {
   const p = phi.length;
-  const ph = (i: number) => (i < p ? phi[i] : 0);
-  const R = (i: number) => (i === 0 ? 1 : i - 1 < theta.length ? theta[i - 1] : 0);
+  const q = theta.length;
   if (r === 1) {
-    const v = 1 / (1 - ph(0) * ph(0));
+    const v = 1 / (1 - phiAt(phi, p, 0) * phiAt(phi, p, 0));
     return Number.isFinite(v) && v > 0 ? Float64Array.of(v) : null;
   }
-  const idx = (i: number, j: number) => {
-    const a = Math.min(i, j);
-    const b = Math.max(i, j);
-    return a * r - (a * (a - 1)) / 2 + (b - a);
-  };
   const m = (r * (r + 1)) / 2;
-  const A = new Float64Array(m * m);
-  const b = new Float64Array(m);
+  const { A, b } = covarianceScratch(m);
   for (let i = 0; i < r; i++) {
     for (let j = i; j < r; j++) {
-      const row = idx(i, j);
+      const row = packedIndex(i, j, r);
       A[row * m + row] += 1;
       // (TQT')_ij = φ_iφ_j Q_00 + φ_i Q_{0,j+1} + φ_j Q_{i+1,0} + Q_{i+1,j+1}
-      A[row * m + idx(0, 0)] -= ph(i) * ph(j);
-      if (j + 1 < r) A[row * m + idx(0, j + 1)] -= ph(i);
-      if (i + 1 < r) A[row * m + idx(i + 1, 0)] -= ph(j);
-      if (i + 1 < r && j + 1 < r) A[row * m + idx(i + 1, j + 1)] -= 1;
-      b[row] = R(i) * R(j);
+      A[row * m + packedIndex(0, 0, r)] -= phiAt(phi, p, i) * phiAt(phi, p, j);
+      if (j + 1 < r) A[row * m + packedIndex(0, j + 1, r)] -= phiAt(phi, p, i);
+      if (i + 1 < r) A[row * m + packedIndex(i + 1, 0, r)] -= phiAt(phi, p, j);
+      if (i + 1 < r && j + 1 < r) A[row * m + packedIndex(i + 1, j + 1, r)] -= 1;
+      b[row] = noiseAt(theta, q, i) * noiseAt(theta, q, j);
     }
   }
   if (!solveLinear(A, b, m)) return null;
   const Q = new Float64Array(r * r);
-  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Q[i * r + j] = b[idx(i, j)];
+  for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Q[i * r + j] = b[packedIndex(i, j, r)];
   for (let i = 0; i < r * r; i++) if (!Number.isFinite(Q[i])) return null;
   return Q;
 }
 
-/** A state model for φ, θ and d differences, with the stationary initial covariance (null if none). */
-export function makeStateModel(phi: Float64Array, theta: Float64Array, d: number): ArimaStateModel | null {
+/** φ_i, 0 beyond the AR order. */
+function phiAt(phi: ArrayLike<number>, p: number, i: number): number {
+  return i < p ? phi[i] : 0;
+}
+
+/** R_i of R = (1, θ₁, …, θ_q, 0, …). */
+function noiseAt(theta: ArrayLike<number>, q: number, i: number): number {
+  return i === 0 ? 1 : i - 1 < q ? theta[i - 1] : 0;
+}
+
+/** Position of Q_ij (= Q_ji) among the r(r+1)/2 distinct entries, row by row of the upper triangle. */
+function packedIndex(i: number, j: number, r: number): number {
+  const a = Math.min(i, j);
+  const b = Math.max(i, j);
+  return a * r - (a * (a - 1)) / 2 + (b - a);
+}
+
+let covScratch = { m: -1, A: new Float64Array(0), b: new Float64Array(0) };
+/** stationaryCovariance's linear system, zeroed, reused across calls of the same size. */
+function covarianceScratch(m: number): typeof covScratch {
+  if (covScratch.m !== m) covScratch = { m, A: new Float64Array(m * m), b: new Float64Array(m) };
+  else covScratch.A.fill(0);
+  return covScratch;
+}
+
+/**
+ * A state model for φ, θ and d differences, with the stationary initial covariance (null if none). Given
+ * `reuse`, a model of the same r and d whose filtered state nobody needs any more, it is overwritten and
+ * returned instead of allocating one (the likelihood objective's evaluations).
+ */
+export function makeStateModel(
+  phi: Float64Array,
+  theta: Float64Array,
+  d: number,
+  reuse?: ArimaStateModel | null,
+): ArimaStateModel | null {
   const r = Math.max(phi.length, theta.length + 1);
-  const delta = differencingPolynomial(d);
+  const delta = sharedDifferencingPolynomial(d);
   const rd = r + d;
   const Q = stationaryCovariance(phi, theta, r);
   if (!Q) return null;
+  if (reuse && reuse.r === r && reuse.rd === rd) {
+    // Only the Q block and the diffuse diagonal of Pn are ever non-zero: rewrite those.
+    const Pn = reuse.Pn;
+    for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Pn[i * rd + j] = Q[i * r + j];
+    for (let i = r; i < rd; i++) Pn[i * rd + i] = DIFFUSE_KAPPA;
+    reuse.phi = phi;
+    reuse.theta = theta;
+    return reuse;
+  }
   const Pn = new Float64Array(rd * rd);
   for (let i = 0; i < r; i++) for (let j = 0; j < r; j++) Pn[i * rd + j] = Q[i * r + j];
   for (let i = r; i < rd; i++) Pn[i * rd + i] = DIFFUSE_KAPPA;
@@ -153,15 +196,20 @@ function transitionCovariance(
   const { phi, theta, delta, r, rd } = m;
   const p = phi.length;
   const d = rd - r;
-  // work = T·P (row i of T applied to the columns of P)
-  for (let j = 0; j < rd; j++) {
-    for (let i = 0; i < r; i++) {
-      let v = 0;
-      if (i < p) v += phi[i] * P[j];
-      if (i < r - 1) v += P[(i + 1) * rd + j];
-      work[i * rd + j] = v;
-    }
-    if (d > 0) {
+  // work = T·P (row i of T applied to the columns of P): row i < r is φ_i·P[0, ·] + P[i + 1, ·], each
+  // term present when its index is in range, summed from 0 as written out here branch by branch.
+  for (let i = 0; i < r; i++) {
+    const w = i * rd;
+    const next = (i + 1) * rd;
+    if (i < p) {
+      const f = phi[i];
+      if (i < r - 1) for (let j = 0; j < rd; j++) work[w + j] = 0 + f * P[j] + P[next + j];
+      else for (let j = 0; j < rd; j++) work[w + j] = 0 + f * P[j];
+    } else if (i < r - 1) for (let j = 0; j < rd; j++) work[w + j] = 0 + P[next + j];
+    else for (let j = 0; j < rd; j++) work[w + j] = 0;
+  }
+  if (d > 0) {
+    for (let j = 0; j < rd; j++) {
       let v = P[j];
       for (let k = 0; k < d; k++) v += delta[k] * P[(r + k) * rd + j];
       work[r * rd + j] = v;
@@ -169,18 +217,20 @@ function transitionCovariance(
     }
   }
   // out = work·T'
+  const pr = Math.min(p, r - 1);
   for (let i = 0; i < rd; i++) {
-    for (let j = 0; j < r; j++) {
-      let v = 0;
-      if (j < p) v += phi[j] * work[i * rd];
-      if (j < r - 1) v += work[i * rd + j + 1];
-      out[i * rd + j] = v;
-    }
+    const w = i * rd;
+    const w0 = work[w];
+    let j = 0;
+    for (; j < pr; j++) out[w + j] = 0 + phi[j] * w0 + work[w + j + 1];
+    for (; j < p; j++) out[w + j] = 0 + phi[j] * w0;
+    for (; j < r - 1; j++) out[w + j] = 0 + work[w + j + 1];
+    for (; j < r; j++) out[w + j] = 0;
     if (d > 0) {
-      let v = work[i * rd];
-      for (let k = 0; k < d; k++) v += delta[k] * work[i * rd + r + k];
-      out[i * rd + r] = v;
-      for (let k = 1; k < d; k++) out[i * rd + r + k] = work[i * rd + r + k - 1];
+      let v = w0;
+      for (let k = 0; k < d; k++) v += delta[k] * work[w + r + k];
+      out[w + r] = v;
+      for (let k = 1; k < d; k++) out[w + r + k] = work[w + r + k - 1];
     }
   }
   const q = theta.length;
@@ -201,6 +251,27 @@ export interface KalmanResult {
   residuals: Float64Array | null;
 }
 
+/** Scratch vectors of kalmanFilter, reused across calls of the same state size (the filter never re-enters). */
+let scratch = {
+  rd: -1,
+  anew: new Float64Array(0),
+  Pnew: new Float64Array(0),
+  work: new Float64Array(0),
+  M: new Float64Array(0),
+};
+function kalmanScratch(rd: number): typeof scratch {
+  if (scratch.rd !== rd) {
+    scratch = {
+      rd,
+      anew: new Float64Array(rd),
+      Pnew: new Float64Array(rd * rd),
+      work: new Float64Array(rd * rd),
+      M: new Float64Array(rd),
+    };
+  }
+  return scratch;
+}
+
 /**
  * Runs the Kalman filter over y (NaN = missing, skipped in the update) from the model's initial state
  * (a = 0, P = Pn), leaving the filtered state in m.a and m.P. The Gaussian log-likelihood is
@@ -212,10 +283,8 @@ export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResid
   const a = m.a;
   const P = m.P;
   a.fill(0);
-  const anew = new Float64Array(rd);
-  const Pnew = Float64Array.from(m.Pn);
-  const work = new Float64Array(rd * rd);
-  const M = new Float64Array(rd);
+  const { anew, Pnew, work, M } = kalmanScratch(rd);
+  Pnew.set(m.Pn);
   const residuals = withResiduals ? new Float64Array(y.length) : null;
   let ssq = 0;
   let sumlog = 0;
@@ -246,8 +315,18 @@ export function kalmanFilter(m: ArimaStateModel, y: ArrayLike<number>, withResid
     }
     if (residuals) residuals[t] = resid / Math.sqrt(gain);
     for (let i = 0; i < rd; i++) a[i] = anew[i] + (M[i] * resid) / gain;
-    for (let i = 0; i < rd; i++)
-      for (let j = 0; j < rd; j++) P[i * rd + j] = Pnew[i * rd + j] - (M[i] * M[j]) / gain;
+    // P = Pnew − M·M'/gain. (M_i·M_j)/gain is the same double as (M_j·M_i)/gain (multiplication commutes
+    // exactly), so each is divided once and subtracted in both triangles.
+    for (let i = 0; i < rd; i++) {
+      const row = i * rd;
+      const mi = M[i];
+      P[row + i] = Pnew[row + i] - (mi * mi) / gain;
+      for (let j = i + 1; j < rd; j++) {
+        const mm = (mi * M[j]) / gain;
+        P[row + j] = Pnew[row + j] - mm;
+        P[j * rd + i] = Pnew[j * rd + i] - mm;
+      }
+    }
   }
   return { ssq, sumlog, nu, residuals };
 }
@@ -300,23 +379,78 @@ export function conditionalSumOfSquares(
   ncond: number,
 ): { sigma2: number; residuals: Float64Array } {
   const n = y.length;
-  const w = Float64Array.from(y);
-  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
-  const resid = new Float64Array(n);
   const p = phi.length;
   const q = theta.length;
+  const coef = new Float64Array(p + q);
+  for (let j = 0; j < p; j++) coef[j] = phi[j];
+  for (let j = 0; j < q; j++) coef[p + j] = theta[j];
+  const w = new Float64Array(n);
+  const resid = new Float64Array(n);
+  return { sigma2: cssInto(y, d, coef, p, q, ncond, w, resid), residuals: resid };
+}
+
+let cssResid = new Float64Array(0);
+
+/** w differenced d times in place (conditionalSumOfSquares' differencing). */
+export function differenceInPlace(w: Float64Array, d: number): void {
+  const n = w.length;
+  for (let i = 0; i < d; i++) for (let t = n - 1; t > 0; t--) w[t] -= w[t - 1];
+}
+
+/**
+ * conditionalSumOfSquares' σ² alone for the already differenced series w, φ = coef[0..p) and
+ * θ = coef[p..p+q), its residuals in a scratch vector reused across calls (the CSS objective).
+ */
+export function conditionalSumOfSquaresSigma2(
+  w: Float64Array,
+  coef: Float64Array,
+  p: number,
+  q: number,
+  ncond: number,
+): number {
+  if (cssResid.length !== w.length) cssResid = new Float64Array(w.length);
+  return cssRecursion(w, coef, p, q, ncond, cssResid);
+}
+
+/** The CSS recursion of conditionalSumOfSquares into w (the differenced y) and resid (length n each). */
+function cssInto(
+  y: ArrayLike<number>,
+  d: number,
+  coef: Float64Array,
+  p: number,
+  q: number,
+  ncond: number,
+  w: Float64Array,
+  resid: Float64Array,
+): number {
+  w.set(y);
+  differenceInPlace(w, d);
+  return cssRecursion(w, coef, p, q, ncond, resid);
+}
+
+/** Residuals of the differenced series w from t = ncond on into resid; returns Σe²/(finite e). */
+function cssRecursion(
+  w: Float64Array,
+  coef: Float64Array,
+  p: number,
+  q: number,
+  ncond: number,
+  resid: Float64Array,
+): number {
+  const n = w.length;
   let ssq = 0;
   let nu = 0;
   for (let t = ncond; t < n; t++) {
     let v = w[t];
-    for (let j = 0; j < p; j++) v -= phi[j] * w[t - j - 1];
-    const reach = Math.min(t - ncond, q);
-    for (let j = 0; j < reach; j++) v -= theta[j] * resid[t - j - 1];
+    for (let j = 0, k = t - 1; j < p; j++, k--) v -= coef[j] * w[k];
+    // biome-ignore lint/complexity/useMathMinMax: measurably faster than Math.min in this hot loop (issue 56)
+    const reach = t - ncond < q ? t - ncond : q;
+    for (let j = 0, k = t - 1; j < reach; j++, k--) v -= coef[p + j] * resid[k];
     resid[t] = v;
     if (!Number.isNaN(v)) {
       nu++;
       ssq += v * v;
     }
   }
-  return { sigma2: ssq / nu, residuals: resid };
+  return ssq / nu;
 }

@@ -9,6 +9,8 @@ import {
 import {
   type ArimaStateModel,
   conditionalSumOfSquares,
+  conditionalSumOfSquaresSigma2,
+  differenceInPlace,
   kalmanFilter,
   makeStateModel,
   solveLinear,
@@ -190,7 +192,7 @@ interface ArimaProblem {
   optim: BfgsOptions;
   /** φ, θ and the constant (fixed or free) from the free parameters. */
   withConst: (par: ArrayLike<number>) => Float64Array;
-  /** x minus the constant's regressor times c. */
+  /** x minus the constant's regressor times c, in a buffer the next call overwrites. */
   adjusted: (c: number) => ArrayLike<number>;
   constOf: (coef: ArrayLike<number>) => number;
   /** ½ log(CSS/n) of the free parameters. */
@@ -233,29 +235,47 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
   if (nUsed <= 0) throw new ArimaFitError('too few non-missing observations');
   const ncondCss = d + p;
   const constOf = (par: ArrayLike<number>) => (ncx ? (estimateConst ? par[narma] : fixedConst!) : 0);
+  // One buffer per problem: every caller reads the adjusted series before asking for another. It is
+  // recomputed only when c changes (Object.is: the same bits), as most evaluations move φ or θ alone.
+  const adjustedBuffer = ncx ? new Float64Array(n) : null;
+  let adjustedFor = Number.NaN;
   const adjusted = (c: number) => {
     if (!ncx) return x;
-    const out = new Float64Array(n);
+    const out = adjustedBuffer!;
+    if (Object.is(c, adjustedFor)) return out;
     for (let i = 0; i < n; i++) out[i] = x[i] - c * z![i];
+    adjustedFor = c;
     return out;
   };
-  const withConst = (par: ArrayLike<number>) => {
-    const out = new Float64Array(narma + ncx);
+  // The CSS objective's differenced adjusted series, likewise recomputed only when c changes.
+  const differencedBuffer = new Float64Array(n);
+  let differencedFor: number | undefined;
+  const differenced = (c: number) => {
+    if (differencedFor !== undefined && Object.is(c, differencedFor)) return differencedBuffer;
+    differencedBuffer.set(adjusted(c));
+    differenceInPlace(differencedBuffer, d);
+    differencedFor = c;
+    return differencedBuffer;
+  };
+  const withConstInto = (par: ArrayLike<number>, out: Float64Array) => {
     for (let i = 0; i < npar; i++) out[i] = par[i];
     if (ncx && !estimateConst) out[narma] = fixedConst!;
     return out;
   };
+  const withConst = (par: ArrayLike<number>) => withConstInto(par, new Float64Array(narma + ncx));
+  // The objectives' full parameter vector: they read it and keep nothing of it.
+  const objectivePar = new Float64Array(narma + ncx);
   const cssObjective = (par: Float64Array) => {
-    const phi = par.subarray(0, p);
-    const theta = par.subarray(p, narma);
-    const res = conditionalSumOfSquares(adjusted(constOf(par)), d, phi, theta, ncondCss);
-    return 0.5 * Math.log(res.sigma2);
+    return 0.5 * Math.log(conditionalSumOfSquaresSigma2(differenced(constOf(par)), par, p, q, ncondCss));
   };
+  // The ML objective's state model, overwritten by each evaluation (the filtered state is not kept).
+  let objectiveModel: ArimaStateModel | null = null;
   const mlObjective = (transform: boolean) => (par: Float64Array) => {
-    const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : Float64Array.from(par.subarray(0, p));
-    const theta = Float64Array.from(par.subarray(p, narma));
-    const model = makeStateModel(phi, theta, d);
+    const phi = transform ? arFromUnconstrained(par.subarray(0, p)) : par.slice(0, p);
+    const theta = par.slice(p, narma);
+    const model = makeStateModel(phi, theta, d, objectiveModel);
     if (!model) return Number.MAX_VALUE;
+    objectiveModel = model;
     const res = kalmanFilter(model, adjusted(constOf(par)), false);
     const s2 = res.ssq / res.nu;
     return 0.5 * (Math.log(s2) + res.sumlog / res.nu);
@@ -281,8 +301,11 @@ function arimaProblem(x: ArrayLike<number>, order: ArimaOrder, options: FitArima
     withConst,
     adjusted,
     constOf,
-    css: (par) => cssObjective(withConst(par)),
-    ml: (transform) => (par) => mlObjective(transform)(withConst(par)),
+    css: (par) => cssObjective(withConstInto(par, objectivePar)),
+    ml: (transform) => {
+      const objective = mlObjective(transform);
+      return (par) => objective(withConstInto(par, objectivePar));
+    },
   };
 }
 
