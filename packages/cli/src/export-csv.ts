@@ -6,6 +6,7 @@ import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
+  parentInputs,
   writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
@@ -99,20 +100,7 @@ export async function exportCsv(options: ExportCsvOptions): Promise<ExportCsvRes
               instants: `ISO-8601 UTC text (${ISO_FORMAT})`,
               period_column: PERIOD_COLUMN,
             },
-            inputs: [
-              {
-                source: 'parent',
-                key: 'manifest.json',
-                sha256: verified.sha256,
-                bytes: verified.bytes.length,
-              },
-              ...files.map((f) => ({
-                source: 'parent',
-                key: f.output.path,
-                sha256: f.output.sha256,
-                bytes: f.output.bytes,
-              })),
-            ],
+            inputs: parentInputs(verified, files),
             outputs,
             warnings: parent.warnings,
             summary: {

@@ -4,6 +4,7 @@ import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
+  parentInputs,
   type VerifiedManifest,
   writeDerivedDir,
   writeManifest,
@@ -151,17 +152,4 @@ async function nixtlaFacts(duck: Duck, frequency: string) {
       max_available_at: r.max_a,
     },
   };
-}
-
-/** The parent's manifest and every file it lists, as the derived manifest's inputs. */
-export function parentInputs(verified: VerifiedManifest) {
-  return [
-    { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
-    ...verified.files().map((f) => ({
-      source: 'parent',
-      key: f.output.path,
-      sha256: f.output.sha256,
-      bytes: f.output.bytes,
-    })),
-  ];
 }

@@ -4,6 +4,7 @@ import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
+  parentInputs,
   type VerifiedManifest,
   writeDerivedDir,
   writeManifest,
@@ -11,7 +12,6 @@ import {
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { chooseQlibSeries } from './choose-qlib-series.ts';
 import type { ExportOptions, ExportResult } from './export-nixtla.ts';
-import { parentInputs } from './export-nixtla.ts';
 import { type Float32Report, newFloat32Report } from './float32-report.ts';
 import { stageUniverse, universeFiles } from './stage-universe.ts';
 import { stageQlibSeries, writeQlibFeatures } from './write-qlib-features.ts';

@@ -16,4 +16,4 @@ export {
   withVerifiedManifest,
 } from './open-verified-manifest.ts';
 export { checkManifest, ManifestVerifyError, readManifest, verifyManifest } from './verify-manifest.ts';
-export { writeDerivedDir } from './write-derived-dir.ts';
+export { parentInputs, writeDerivedDir } from './write-derived-dir.ts';

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { type OutputKind, type OutputWork, writeOutputDir } from '@asof/output';
 import type { Manifest } from '@asof/schema';
-import type { VerifiedManifest } from './open-verified-manifest.ts';
+import type { VerifiedFile, VerifiedManifest } from './open-verified-manifest.ts';
 
 /**
  * Writes a folder derived from a verified dataset (an export, a publish) the one safe way: through
@@ -27,4 +27,23 @@ export async function writeDerivedDir<T>(
     (work) => verified.guard(() => produce(work)),
   );
   return value;
+}
+
+/**
+ * A derived manifest's `inputs`: the parent's manifest as it was verified (not read again: it may have been
+ * rebuilt meanwhile) and each parent file the derivation read (by default every file it lists).
+ */
+export function parentInputs(
+  verified: VerifiedManifest,
+  files: readonly VerifiedFile[] = verified.files(),
+): Manifest['inputs'] {
+  return [
+    { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
+    ...files.map((f) => ({
+      source: 'parent',
+      key: f.output.path,
+      sha256: f.output.sha256,
+      bytes: f.output.bytes,
+    })),
+  ];
 }

@@ -5,6 +5,7 @@ import {
   finalizeDerivedManifest,
   manifestOutput,
   openVerifiedManifest,
+  parentInputs,
   readManifest,
   type VerifiedManifest,
   writeDerivedDir,
@@ -211,15 +212,7 @@ async function publishInto(
       is_live_dataset: dataset.live,
       configs: configs.map((c) => ({ config: c.config, split: c.split, rows: c.rows })),
     },
-    inputs: [
-      { source: 'parent', key: 'manifest.json', sha256: verified.sha256, bytes: verified.bytes.length },
-      ...verified.files().map((f) => ({
-        source: 'parent',
-        key: f.output.path,
-        sha256: f.output.sha256,
-        bytes: f.output.bytes,
-      })),
-    ],
+    inputs: parentInputs(verified),
     outputs,
     warnings: parent.warnings,
     summary: {
