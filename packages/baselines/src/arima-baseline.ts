@@ -2,6 +2,7 @@ import { autoArima } from './auto-arima.ts';
 import {
   BASELINE_QUANTILE_LEVELS,
   type BaselinePath,
+  type FittedBaseline,
   normalQuantiles,
   placeOnGrid,
 } from './baseline-quantiles.ts';
@@ -95,7 +96,7 @@ export function allPositive(x: ArrayLike<number>): boolean {
  * out), ARIMA(0,1,0) — the random walk with σ̂² from the window — is used and flagged `fallback`.
  * Null for fewer than two values (or when even ARIMA(0,1,0) leaves the float range).
  */
-export class ArimaBaseline {
+export class ArimaBaseline implements FittedBaseline {
   readonly levels: readonly number[];
   private readonly z: Float64Array;
   private readonly schedule: RefitSchedule<ArimaFit>;

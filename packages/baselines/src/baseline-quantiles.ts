@@ -34,6 +34,22 @@ export interface BaselinePath {
   noChange?: boolean;
 }
 
+/**
+ * A fitted baseline (ArimaBaseline, GarchBaseline): one path per origin from the input window public there
+ * (`tail`, with each value's grid steps before the origin in `back`), its refit cache inside. `originStep`
+ * is the origin's step on the series grid (origin_index), for the refit spacing; NaN when unknown.
+ */
+export interface FittedBaseline {
+  pathAt(
+    seriesKey: string,
+    origin: number,
+    tail: ArrayLike<number>,
+    back: ArrayLike<number> | null,
+    horizon: number,
+    originStep?: number,
+  ): BaselinePath | null;
+}
+
 /** Standard-normal quantiles of the levels. */
 export function normalQuantiles(levels: readonly number[]): Float64Array {
   return Float64Array.from(levels, normalQuantile);

@@ -2,6 +2,7 @@ import { allPositive, DEFAULT_REFIT_EVERY, type RefitOptions, RefitSchedule } fr
 import {
   BASELINE_QUANTILE_LEVELS,
   type BaselinePath,
+  type FittedBaseline,
   normalQuantiles,
   placeOnGrid,
 } from './baseline-quantiles.ts';
@@ -48,7 +49,7 @@ export interface GarchBaselineOptions extends RefitOptions {
  * origins where it was fitted (docs/decisions/0059).
  * Null for fewer than two returns.
  */
-export class GarchBaseline {
+export class GarchBaseline implements FittedBaseline {
   readonly levels: readonly number[];
   private readonly z: Float64Array;
   private readonly schedule: RefitSchedule<GarchFit | GarchFallbackReason>;

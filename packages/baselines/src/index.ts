@@ -17,6 +17,7 @@ export { baselinePath } from './baseline-path.ts';
 export {
   BASELINE_QUANTILE_LEVELS,
   type BaselinePath,
+  type FittedBaseline,
   placeOnGrid,
   pointMassPath,
   quantileColumnName,

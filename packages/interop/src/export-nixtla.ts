@@ -1,30 +1,15 @@
 import { join } from 'node:path';
-import { Duck, loadQuery, quoteLiteral } from '@asof/duck';
+import { type Duck, loadQuery, quoteLiteral } from '@asof/duck';
 import {
   finalizeDerivedManifest,
   manifestOutput,
-  openVerifiedManifest,
   parentInputs,
   type VerifiedManifest,
-  writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
 import type { Manifest, ManifestOutput } from '@asof/schema';
 import { SQL_DIR, stageLocalDates, stageUniverse, universeFiles } from './stage-universe.ts';
-
-export interface ExportOptions {
-  manifestPath: string;
-  outDir: string;
-  /** An ISO-8601 instant: the view as known then; omitted = the latest view. */
-  asOf?: string;
-  createdBy?: { asof_version: string; git_commit: string | null; git_dirty: boolean | null };
-  log?: (line: string) => void;
-}
-
-export interface ExportResult {
-  manifest: Manifest;
-  manifestPath: string;
-}
+import { type ExportOptions, type ExportResult, writeExport } from './write-export.ts';
 
 /** One Nixtla file of one frequency: its rows and series. */
 export interface NixtlaFile {
@@ -41,31 +26,12 @@ export interface NixtlaFile {
  * values have no row; rows are sorted by unique_id, ds. The derived manifest lists the files and names the
  * parent's dataset_id.
  */
-export async function exportNixtla(options: ExportOptions): Promise<ExportResult> {
-  const verified = await openVerifiedManifest(options.manifestPath);
-  try {
-    const value = await writeDerivedDir(
-      verified,
-      {
-        outDir: options.outDir,
-        manifestPath: options.manifestPath,
-        command: 'asof export nixtla',
-        writes: 'nixtla-export',
-      },
-      async ({ dir, work }) => {
-        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-        try {
-          return await writeNixtla(duck, verified, dir, options);
-        } finally {
-          duck.close();
-        }
-      },
-      (m: Manifest) => m,
-    );
-    return { manifest: value, manifestPath: join(options.outDir, 'manifest.json') };
-  } finally {
-    verified.close();
-  }
+export function exportNixtla(options: ExportOptions): Promise<ExportResult> {
+  return writeExport(
+    options,
+    { command: 'asof export nixtla', writes: 'nixtla-export' },
+    (duck, verified, dir) => writeNixtla(duck, verified, dir, options),
+  );
 }
 
 async function writeNixtla(

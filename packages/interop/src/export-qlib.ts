@@ -1,19 +1,17 @@
 import { join } from 'node:path';
-import { Duck, quoteLiteral } from '@asof/duck';
+import { type Duck, quoteLiteral } from '@asof/duck';
 import {
   finalizeDerivedManifest,
   manifestOutput,
-  openVerifiedManifest,
   parentInputs,
   type VerifiedManifest,
-  writeDerivedDir,
   writeManifest,
 } from '@asof/manifest';
 import { InputError, type Manifest, type ManifestOutput } from '@asof/schema';
 import { chooseQlibSeries } from './choose-qlib-series.ts';
-import type { ExportOptions, ExportResult } from './export-nixtla.ts';
 import { type Float32Report, newFloat32Report } from './float32-report.ts';
 import { stageUniverse, universeFiles } from './stage-universe.ts';
+import { type ExportOptions, type ExportResult, writeExport } from './write-export.ts';
 import { stageQlibSeries, writeQlibFeatures } from './write-qlib-features.ts';
 import { writeQlibPit } from './write-qlib-pit.ts';
 
@@ -25,31 +23,13 @@ import { writeQlibPit } from './write-qlib-pit.ts';
  * than FLOAT32_TOLERANCE relative is counted in the manifest's warnings (FLOAT32_ROUNDING) and summary.
  */
 export async function exportQlib(options: ExportOptions): Promise<ExportResult & { float32: Float32Report }> {
-  const verified = await openVerifiedManifest(options.manifestPath);
   const report = newFloat32Report();
-  try {
-    const value = await writeDerivedDir(
-      verified,
-      {
-        outDir: options.outDir,
-        manifestPath: options.manifestPath,
-        command: 'asof export qlib',
-        writes: 'qlib-export',
-      },
-      async ({ dir, work }) => {
-        const duck = await Duck.open({ threads: 2, tempDirectory: join(work, 'spill') });
-        try {
-          return await writeQlib(duck, verified, dir, options, report);
-        } finally {
-          duck.close();
-        }
-      },
-      (m: Manifest) => m,
-    );
-    return { manifest: value, manifestPath: join(options.outDir, 'manifest.json'), float32: report };
-  } finally {
-    verified.close();
-  }
+  const result = await writeExport(
+    options,
+    { command: 'asof export qlib', writes: 'qlib-export' },
+    (duck, verified, dir) => writeQlib(duck, verified, dir, options, report),
+  );
+  return { ...result, float32: report };
 }
 
 async function writeQlib(

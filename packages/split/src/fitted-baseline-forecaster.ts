@@ -1,17 +1,5 @@
-import type { BaselinePath } from '@asof/baselines';
+import type { FittedBaseline } from '@asof/baselines';
 import { originWindow, type PathForecaster } from './run-path-forecaster.ts';
-
-/** A fitted scorer baseline (ArimaBaseline, GarchBaseline): one path per origin, its refit cache inside. */
-export interface FittedBaseline {
-  pathAt(
-    seriesKey: string,
-    origin: number,
-    tail: ArrayLike<number>,
-    back: ArrayLike<number> | null,
-    horizon: number,
-    originStep?: number,
-  ): BaselinePath | null;
-}
 
 /**
  * A fitted baseline behind the look-ahead guard: each origin's input window public there (originWindow: the
