@@ -18,6 +18,8 @@ export type OutputKind =
   | 'publish'
   | 'nixtla-export'
   | 'qlib-export'
+  | 'questions'
+  | 'question-scores'
   | 'scores'
   | 'forecasts'
   | 'report';
@@ -30,6 +32,8 @@ const KIND_WORDS: Record<string, string> = {
   publish: 'a published dataset (asof publish)',
   'nixtla-export': 'a Nixtla export',
   'qlib-export': 'a Qlib export',
+  questions: 'forecast questions (asof questions)',
+  'question-scores': 'question scores (asof score-questions)',
   scores: 'scores (results.json)',
   forecasts: 'a forecasts file',
   report: 'a report',

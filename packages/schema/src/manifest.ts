@@ -34,7 +34,7 @@ export const Manifest = z
     kind: z
       .string()
       .describe(
-        "'universe' for a build; derived datasets name their parent: 'split', 'csv-export', 'fintsb-export', 'nixtla-export', 'qlib-export', 'publish' (a Hugging Face dataset folder), and 'scores' (a score folder: results.json and leaderboard.md)",
+        "'universe' for a build; derived datasets name their parent: 'split', 'csv-export', 'fintsb-export', 'nixtla-export', 'qlib-export', 'publish' (a Hugging Face dataset folder), 'questions' (forecast questions for a model cutoff), 'question-scores' (their scores), and 'scores' (a score folder: results.json and leaderboard.md)",
       ),
     parent_dataset_id: Sha256.nullable(),
     created_by: z
