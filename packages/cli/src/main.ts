@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./run-command.ts')).runCommand,
   export: async () => (await import('./export-command.ts')).exportCommand,
   publish: async () => (await import('./publish-command.ts')).publishCommand,
+  questions: async () => (await import('./questions-command.ts')).questionsCommand,
   report: async () => (await import('./report-command.ts')).reportCommand,
   split: async () => (await import('./split-command.ts')).splitCommand,
   verify: async () => (await import('./commands.ts')).verifyCommand,
@@ -30,22 +31,37 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** `asof --help`: every command's usage, in the order a newcomer meets them. */
 async function usageText(): Promise<string> {
-  const [commands, update, diff, ingest, split, baselines, score, run, exp, csv, publish, report, series] =
-    await Promise.all([
-      import('./commands.ts'),
-      import('./update-command.ts'),
-      import('./diff-command.ts'),
-      import('./ingest-command.ts'),
-      import('./split-command.ts'),
-      import('./baselines-command.ts'),
-      import('./score-command.ts'),
-      import('./run-command.ts'),
-      import('./export-command.ts'),
-      import('./export-csv-command.ts'),
-      import('./publish-command.ts'),
-      import('./report-command.ts'),
-      import('./series-command.ts'),
-    ]);
+  const [
+    commands,
+    update,
+    diff,
+    ingest,
+    split,
+    baselines,
+    score,
+    run,
+    exp,
+    csv,
+    publish,
+    report,
+    series,
+    questions,
+  ] = await Promise.all([
+    import('./commands.ts'),
+    import('./update-command.ts'),
+    import('./diff-command.ts'),
+    import('./ingest-command.ts'),
+    import('./split-command.ts'),
+    import('./baselines-command.ts'),
+    import('./score-command.ts'),
+    import('./run-command.ts'),
+    import('./export-command.ts'),
+    import('./export-csv-command.ts'),
+    import('./publish-command.ts'),
+    import('./report-command.ts'),
+    import('./series-command.ts'),
+    import('./questions-command.ts'),
+  ]);
   return `asof — point-in-time-correct financial benchmark universes
 
   ${commands.BUILD_USAGE}
@@ -60,6 +76,7 @@ async function usageText(): Promise<string> {
   ${exp.EXPORT_INTEROP_USAGE}
   ${csv.EXPORT_CSV_USAGE}
   ${publish.PUBLISH_USAGE}
+  ${questions.QUESTIONS_USAGE}
   ${report.REPORT_USAGE}
   ${commands.VERIFY_USAGE}
   ${series.SERIES_USAGE}
