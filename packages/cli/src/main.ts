@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ingest: async () => (await import('./ingest-command.ts')).ingestCommand,
   baselines: async () => (await import('./baselines-command.ts')).baselinesCommand,
   score: async () => (await import('./score-command.ts')).scoreCommand,
+  'score-questions': async () => (await import('./score-questions-command.ts')).scoreQuestionsCommand,
   run: async () => (await import('./run-command.ts')).runCommand,
   export: async () => (await import('./export-command.ts')).exportCommand,
   publish: async () => (await import('./publish-command.ts')).publishCommand,
@@ -30,22 +31,37 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 /** `asof --help`: every command's usage, in the order a newcomer meets them. */
 async function usageText(): Promise<string> {
-  const [commands, update, diff, ingest, split, baselines, score, run, exp, csv, publish, report, series] =
-    await Promise.all([
-      import('./commands.ts'),
-      import('./update-command.ts'),
-      import('./diff-command.ts'),
-      import('./ingest-command.ts'),
-      import('./split-command.ts'),
-      import('./baselines-command.ts'),
-      import('./score-command.ts'),
-      import('./run-command.ts'),
-      import('./export-command.ts'),
-      import('./export-csv-command.ts'),
-      import('./publish-command.ts'),
-      import('./report-command.ts'),
-      import('./series-command.ts'),
-    ]);
+  const [
+    commands,
+    update,
+    diff,
+    ingest,
+    split,
+    baselines,
+    score,
+    run,
+    exp,
+    csv,
+    publish,
+    report,
+    series,
+    sq,
+  ] = await Promise.all([
+    import('./commands.ts'),
+    import('./update-command.ts'),
+    import('./diff-command.ts'),
+    import('./ingest-command.ts'),
+    import('./split-command.ts'),
+    import('./baselines-command.ts'),
+    import('./score-command.ts'),
+    import('./run-command.ts'),
+    import('./export-command.ts'),
+    import('./export-csv-command.ts'),
+    import('./publish-command.ts'),
+    import('./report-command.ts'),
+    import('./series-command.ts'),
+    import('./score-questions-command.ts'),
+  ]);
   return `asof — point-in-time-correct financial benchmark universes
 
   ${commands.BUILD_USAGE}
@@ -56,6 +72,7 @@ async function usageText(): Promise<string> {
   ${baselines.BASELINES_USAGE}
   ${score.SCORE_USAGE}
   ${run.RUN_USAGE}
+  ${sq.SCORE_QUESTIONS_USAGE}
   ${exp.EXPORT_USAGE}
   ${exp.EXPORT_INTEROP_USAGE}
   ${csv.EXPORT_CSV_USAGE}
