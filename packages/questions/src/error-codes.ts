@@ -86,4 +86,19 @@ export const QUESTIONS_ERRORS = {
     when: "a RANK answer is not a permutation of the instance's subjects (a series missing, unknown or twice)",
     fix: 'list every subject exactly once, highest expected return first (CSV: series ids joined by ;)',
   },
+  QUESTION_SCORES_NOT_FOUND: {
+    exit: 2,
+    when: 'asof report --results names no file (a questions report)',
+    fix: "pass the results.json 'asof score-questions --out DIR' wrote",
+  },
+  QUESTION_SCORES_NOT_A_SCORE: {
+    exit: 2,
+    when: "a questions report's --results has no manifest.json beside it, or that manifest is not a question-scores folder's listing it as its results",
+    fix: "pass DIR/results.json of a folder 'asof score-questions --out DIR' wrote; score again if it was moved out of it",
+  },
+  QUESTION_SCORES_INVALID: {
+    exit: 2,
+    when: 'a question-scores results.json is not JSON or not a results_version 1 document',
+    fix: 'score again with this asof',
+  },
 } as const satisfies ErrorCatalogue;

@@ -22,6 +22,7 @@ export {
   type ParseAnswersOptions,
   parseAnswers,
 } from './parse-answers.ts';
+export { readQuestionScores } from './read-question-scores.ts';
 export {
   type Answer,
   type BaselineAnswerRow,
