@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ASOF_VERSION, gitState } from '@asof/build';
-import { formatScore, QUESTION_FAMILIES, scoreQuestions } from '@asof/questions';
+import { byT2Score, formatScore, QUESTION_FAMILIES, scoreQuestions } from '@asof/questions';
 import { InputError, shownValue } from '@asof/schema';
 import { type Io, shown } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -91,7 +91,7 @@ export async function scoreQuestionsCommand(args: string[], io: Io): Promise<num
     );
   } else {
     for (const family of QUESTION_FAMILIES) {
-      const rows = r.rows.filter((x) => x.family === family);
+      const rows = r.rows.filter((x) => x.family === family).sort(byT2Score);
       const counts = r.instances.find((i) => i.family === family);
       if (counts === undefined || rows.length === 0) continue;
       io.out(

@@ -91,7 +91,7 @@ export function renderQuestionsLeaderboard(results: QuestionScores): string {
     if (counts === undefined) continue;
     lines.push(`## ${FAMILY_TITLES[family].title}`, '');
     lines.push(
-      `${counts.T1} T1, ${counts.T2} T2 instances scored; ${counts.T3} T3 instances are open at the run date (pending, not scored).`,
+      `${counts.T1} T1 and ${counts.T2} T2 instances resolved; ${counts.T3} T3 instances are open at the run date (pending, not scored).`,
       '',
     );
     if (rows.length === 0) {
