@@ -80,7 +80,8 @@ export function readQuestionsFolder(verified: VerifiedManifest): QuestionsFolder
   const questions = new Map<string, QuestionRow>();
   for (const r of rowsOf('questions')) {
     const q = questionRow(r);
-    if (questions.has(q.instance_id)) r.fail('instance_id', q.instance_id, 'a second row of this instance');
+    if (questions.has(q.instance_id))
+      r.fail('instance_id', q.instance_id, 'one row per instance (this is its second)');
     questions.set(q.instance_id, q);
   }
   const resolutions = new Map<string, ResolutionRow>();
