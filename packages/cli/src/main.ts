@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ingest: async () => (await import('./ingest-command.ts')).ingestCommand,
   baselines: async () => (await import('./baselines-command.ts')).baselinesCommand,
   score: async () => (await import('./score-command.ts')).scoreCommand,
+  'score-questions': async () => (await import('./score-questions-command.ts')).scoreQuestionsCommand,
   run: async () => (await import('./run-command.ts')).runCommand,
   export: async () => (await import('./export-command.ts')).exportCommand,
   publish: async () => (await import('./publish-command.ts')).publishCommand,
@@ -46,6 +47,7 @@ async function usageText(): Promise<string> {
     report,
     series,
     questions,
+    sq,
   ] = await Promise.all([
     import('./commands.ts'),
     import('./update-command.ts'),
@@ -61,6 +63,7 @@ async function usageText(): Promise<string> {
     import('./report-command.ts'),
     import('./series-command.ts'),
     import('./questions-command.ts'),
+    import('./score-questions-command.ts'),
   ]);
   return `asof — point-in-time-correct financial benchmark universes
 
@@ -77,6 +80,7 @@ async function usageText(): Promise<string> {
   ${csv.EXPORT_CSV_USAGE}
   ${publish.PUBLISH_USAGE}
   ${questions.QUESTIONS_USAGE}
+  ${sq.SCORE_QUESTIONS_USAGE}
   ${report.REPORT_USAGE}
   ${commands.VERIFY_USAGE}
   ${series.SERIES_USAGE}

@@ -11,14 +11,16 @@ export const REPORT_USAGE =
 const HELP = `${REPORT_USAGE}
 
 Writes one self-contained HTML report (charts as inline SVG, no script, no network needed to view it) of a
-universe, a split or a FinTSB export, detected from the manifest's kind. Every file the manifest lists is
-re-hashed first and only those files are read; aggregates are computed in DuckDB, so no raw observation is
-copied into the page.
+universe, a split, a FinTSB export or a questions folder, detected from the manifest's kind. Every file the
+manifest lists is re-hashed first and only those files are read; aggregates are computed in DuckDB, so no
+raw observation is copied into the page.
   universe   coverage by scope / category / detail category / frequency, active series over time,
              publication lag per source and basis, vintages and revision sizes, movement patterns and
              ADF / lag-1 ACF / forecastability per category and frequency, warnings, dataset identity
   split      the train snapshot cut, evaluation origins over time, T1/T2/T3 windows against the model
              cutoff and run date, pending targets
+  questions  a folder of 'asof questions' with --results DIR/results.json of 'asof score-questions': per
+             family the leaderboard (T1, T2, Δ(T1,T2) with intervals, coverage) and T1 against T2 per model
   --results  a results.json of 'asof score' on this split: FinVerse ranks, the model × unit verdict grid
              (DM p-values in the cells), CRPS / coverage / QLIKE by horizon, where the baselines win; read
              only after the score folder's manifest.json verified it (an edited byte is refused)

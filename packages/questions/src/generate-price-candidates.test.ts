@@ -11,12 +11,12 @@ function bars(
   value: (i: number) => number,
   restate?: (i: number) => number,
 ) {
-  const rows = [];
+  const rows: { ts: string; first: number; firstAt: string; latest: number }[] = [];
   for (let d = Date.parse(`${from}T21:00:00Z`); rows.length < n; d += 86_400_000) {
     const wd = new Date(d).getUTCDay();
     if (wd === 0 || wd === 6) continue;
     const iso = new Date(d).toISOString();
-    const i = rows.length;
+    const i: number = rows.length;
     rows.push({ ts: iso, first: value(i), firstAt: iso, latest: restate ? restate(i) : value(i) });
   }
   return testPoints(id, 'close', 'BD', rows);
@@ -104,6 +104,6 @@ describe('generateRankCandidates', () => {
     expect(d?.clusterId).toBe('RANK:2021-01-08');
     // Momentum at bar 4 has no 21-bar past: every stock 0, ordered by id.
     expect(d?.baselines[0]).toEqual({ model: 'momentum', answer: d?.subjects });
-    expect([...(d?.baselines[1].answer as string[])].sort()).toEqual(d?.subjects);
+    expect([...((d?.baselines[1].answer ?? []) as string[])].sort()).toEqual(d?.subjects);
   });
 });

@@ -6,6 +6,7 @@ import { aggregateVintages, requireSeriesIds } from './aggregate-vintages.ts';
 import { fintsbSections } from './fintsb-sections.ts';
 import { identitySection } from './identity-section.ts';
 import { openReportInputs, type ReportKind } from './open-report-inputs.ts';
+import { questionsSections } from './questions-sections.ts';
 import { type ReportDocument, renderReportHtml, type Section } from './render-report-html.ts';
 import { scoringSections } from './scoring-sections.ts';
 import { splitSections } from './split-sections.ts';
@@ -87,6 +88,9 @@ export async function buildReportDocument(
         for (const id of options.series) views.push(await aggregateVintages(duck, id, asOf));
         sections.push(await vintageViewSection(views));
       }
+    } else if (inputs.kind === 'questions') {
+      sections.push(...(await questionsSections(inputs.questionScores, options.resultsPath ?? '')));
+      step('question scores');
     } else {
       // A scoring report's leaderboard sections carry the split manifest's warnings (Warnings of the data).
       const warnings = inputs.results?.dataset_warnings.length ? [] : [warningsSection(m, null)];
@@ -108,10 +112,14 @@ export async function buildReportDocument(
       step('scoring sections');
     }
     step('charts rendered');
-    const kindTitle = inputs.results ? 'scoring run' : inputs.kind;
+    const kindTitle = inputs.results
+      ? 'scoring run'
+      : inputs.questionScores
+        ? 'question scores'
+        : inputs.kind;
     return {
       kind: inputs.kind,
-      scoring: Boolean(inputs.results),
+      scoring: Boolean(inputs.results ?? inputs.questionScores),
       doc: {
         title: `asof report — ${m.name} (${kindTitle})`,
         subtitle: `dataset_id ${m.dataset_id}${m.parent_dataset_id ? ` · parent ${m.parent_dataset_id}` : ''} · config ${m.config_sha256.slice(0, 12)}`,

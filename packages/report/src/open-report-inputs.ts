@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { type Duck, quoteIdent, quoteLiteral } from '@asof/duck';
 import { openVerifiedManifest, type VerifiedManifest } from '@asof/manifest';
+import { type QuestionScores, readQuestionScores } from '@asof/questions';
 import { InputError, type Manifest, zodInputError } from '@asof/schema';
 import { readScoreResultsBytes, ScoringResults } from '@asof/scoring';
 
 /** Manifest kinds a report knows how to draw. */
-export const REPORT_KINDS = ['universe', 'split', 'fintsb-export'] as const;
+export const REPORT_KINDS = ['universe', 'split', 'fintsb-export', 'questions'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** The columns a report reads of the big tables (the rest, such as source_ref, would only cost memory). */
@@ -21,6 +22,8 @@ export interface ReportInputs {
   kind: ReportKind;
   /** The scoring results document, when one was given. */
   results?: ScoringResults;
+  /** The results of `asof score-questions`, for a questions folder's manifest. */
+  questionScores?: QuestionScores;
   resultsPath?: string;
   /** Manifest tables loaded into DuckDB, each as table `in_<table>` (e.g. in_observations, in_origins). */
   tables: Set<string>;
@@ -64,6 +67,7 @@ async function loadVerified(
       { context: { file: manifestPath, field: 'kind', value: manifest.kind } },
     );
   }
+  if (manifest.kind === 'questions') return questionsInputs(manifest, manifestPath, resultsPath);
   // The results document first: a refused one stops the report before any table is loaded.
   const results = resultsPath === undefined ? undefined : await readResults(resultsPath, manifest);
   const byTable = new Map<string, string[]>();
@@ -124,4 +128,26 @@ async function readResults(path: string, manifest: Manifest): Promise<ScoringRes
     );
   }
   return r;
+}
+
+/**
+ * A questions folder's report reads no table of the folder (its JSONL files hold the questions, not
+ * aggregates worth drawing): the sections come from the scores, which must score this very folder.
+ */
+async function questionsInputs(
+  manifest: Manifest,
+  manifestPath: string,
+  resultsPath: string | undefined,
+): Promise<ReportInputs> {
+  const inputs: ReportInputs = { manifestPath, manifest, kind: 'questions', tables: new Set() };
+  if (resultsPath === undefined) return inputs;
+  const scores = await readQuestionScores(resultsPath);
+  if (scores.questions_dataset_id !== manifest.dataset_id) {
+    throw new InputError(
+      'RESULTS_OTHER_DATASET',
+      `${resultsPath}: scores questions ${scores.questions_dataset_id.slice(0, 12)}, not the manifest's ${manifest.dataset_id.slice(0, 12)}\n  hint: pass --manifest the questions folder's manifest.json the answers were scored on`,
+      { context: { file: resultsPath, field: 'questions_dataset_id', value: scores.questions_dataset_id } },
+    );
+  }
+  return { ...inputs, questionScores: scores, resultsPath };
 }

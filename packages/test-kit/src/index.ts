@@ -10,4 +10,9 @@ export {
 export { runnerFixtureObservations, writeRunnerFixture } from './runner-fixture.ts';
 export { rawFile, updateContext } from './update-context.ts';
 export { type MiniObservation, writeMiniUniverse, writeUniverseManifest } from './write-mini-universe.ts';
+export {
+  QUESTIONS_FIXTURE,
+  QUESTIONS_FIXTURE_ANSWERS_CSV,
+  writeQuestionsFixture,
+} from './write-questions-fixture.ts';
 export { type InjectedChanges, writeSyntheticRawUniverse } from './write-synthetic-raw-universe.ts';
