@@ -131,6 +131,14 @@ describe('README.md', () => {
       expect(archive.stdout).toMatch(/^2008-10\s+\S+\s+97\.283\s+\S+\s+vintage\s+fredmd:2020-01/m);
     }
     expect(existsSync(join(CHECKOUT, 'out/first-report.html'))).toBe(true);
+    // "Questions for model cutoffs": counts per family and window, then a board with the answers' model
+    // and the baselines.
+    expect(out('asof questions --manifest out/default/manifest.json').stdout).toMatch(
+      /^\s+VAL\s+50 \(\d+\)\s+50 \(\d+\)/m,
+    );
+    const questionBoard = readFileSync(join(CHECKOUT, 'out/first-question-scores/leaderboard.md'), 'utf8');
+    expect(questionBoard).toContain('| my-answers |');
+    expect(questionBoard).toMatch(/last\\_value \(baseline\)/);
     // Every asof command told the reader what to run next.
     for (const o of outputs.filter((x) => x.block.code.includes('npx asof'))) {
       expect(o.stderr, o.block.code).toMatch(/^next: /m);
