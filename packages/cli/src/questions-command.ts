@@ -8,7 +8,7 @@ import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const QUESTIONS_USAGE =
-  'asof questions --manifest M --model-cutoff DATE --run-date DATE --out DIR [--families VAL,RANK,EVT,FUND] [--per-family N] [--seed S] [--json]';
+  'asof questions --manifest M --model-cutoff DATE --run-date DATE --out DIR [--families VAL,RANK,EVT,FUND] [--per-family N] [--seed S] [--price-lookback N|all] [--json]';
 
 const HELP = `${QUESTIONS_USAGE}
 
@@ -26,7 +26,8 @@ Each instance is T1 (answer public before the cutoff), T2 (asked after it, answe
 (open at the run date). --per-family N (default ${DEFAULT_PER_FAMILY}) instances per family and window, chosen by
 --seed (default 0). Writes DIR/questions.jsonl|parquet (what a system reads), resolutions.jsonl|parquet
 (the key: keep it from the system), baselines.jsonl|parquet, inputs.parquet (each instance's rows with
-available_at <= t) and manifest.json; prints the counts per family and window and how many answers
+available_at <= t: a stock's last --price-lookback bars, default 260 or all, other series whole) and
+manifest.json; prints the counts per family and window and how many answers
 revised values would move or flip.
 `;
 
@@ -42,6 +43,7 @@ export async function questionsCommand(args: string[], io: Io): Promise<number> 
       families: { type: 'string' },
       'per-family': { type: 'string' },
       seed: { type: 'string' },
+      'price-lookback': { type: 'string' },
       json: { type: 'boolean' },
     },
     QUESTIONS_USAGE,
@@ -71,6 +73,8 @@ export async function questionsCommand(args: string[], io: Io): Promise<number> 
     families: typeof v.families === 'string' ? parseFamilies(v.families) : undefined,
     perFamily: typeof v['per-family'] === 'string' ? parsePerFamily(v['per-family']) : undefined,
     seed: typeof v.seed === 'string' ? v.seed : undefined,
+    priceLookbackBars:
+      typeof v['price-lookback'] === 'string' ? parsePriceLookback(v['price-lookback']) : undefined,
     createdBy: { asof_version: ASOF_VERSION, git_commit: git.commit, git_dirty: git.dirty },
   });
   const m = result.manifest;
@@ -135,6 +139,18 @@ function parsePerFamily(text: string): number {
     throw new InputError(
       'USAGE',
       `--per-family ${shownValue(text)}: expected a whole number from 1 to 100000\n  hint: instances kept per family and window, e.g. --per-family 50`,
+    );
+  }
+  return n;
+}
+
+function parsePriceLookback(text: string): number | null {
+  if (text === 'all') return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InputError(
+      'USAGE',
+      `--price-lookback ${shownValue(text)}: expected a whole number of bars from 1, or all\n  hint: bars of price history each instance's inputs reach back, e.g. --price-lookback 260`,
     );
   }
   return n;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generatePriceCandidates, PRICE_LOOKBACK_BARS } from './generate-price-candidates.ts';
+import { generatePriceCandidates, PRICE_LOOKBACK_BARS, priceInputs } from './generate-price-candidates.ts';
 import { generateRankCandidates, type RankDrops } from './generate-rank-candidates.ts';
 import { testContext, testPoints } from './test-points.ts';
 
@@ -45,6 +45,9 @@ describe('generatePriceCandidates', () => {
     expect(d?.baselines).toEqual([{ model: 'last_value', answer: 104 }]);
     expect(d?.inputs).toEqual([{ seriesId: 'syn:px:A:close', fromTs: p.ts[0] }]);
     expect(all.some((c) => c.key.includes('2021-01-07'))).toBe(false);
+    // Bar 59's inputs reach back 260 bars by default (here the whole series), all bars with null.
+    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: 10 })).toEqual([{ seriesId: 'syn:px:A:close', fromTs: p.ts[50] }]);
+    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: null })).toEqual([{ seriesId: 'syn:px:A:close', fromTs: null }]);
   });
 
   it('records a restated target close as moved, never as the answer', () => {

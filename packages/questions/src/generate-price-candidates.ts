@@ -6,7 +6,11 @@ import { DAY_US, shownNumber } from './question-candidate.ts';
 /** VAL's horizons in trading days: a week and a month. EVT's close events use the month. */
 export const VAL_HORIZONS = [5, 21] as const;
 export const EVT_CLOSE_HORIZON = 21;
-/** Price inputs reach back this many bars before t (a year): a system gets the recent path, not all of it. */
+/**
+ * Price inputs reach back this many bars before t by default (a year; --price-lookback changes it): a
+ * system gets the recent path of each stock, not 20 years of bars per instance. The EVT close base rate
+ * reads the same year.
+ */
 export const PRICE_LOOKBACK_BARS = 260;
 /** A series whose last bar is this recent at the run date is still trading: only it gets open questions. */
 const ALIVE_US = 7 * DAY_US;
@@ -64,7 +68,7 @@ export function generatePriceCandidates(
 
 /** The siblings of a close (the same entity's daily series of the same source: OHLCV) over the lookback. */
 export function priceInputs(p: SeriesPoints, i: number, ctx: GenerationContext): InputSpec[] {
-  const fromTs = p.ts[Math.max(0, i - (PRICE_LOOKBACK_BARS - 1))];
+  const fromTs = ctx.priceLookbackBars === null ? null : p.ts[Math.max(0, i - (ctx.priceLookbackBars - 1))];
   const siblings = (ctx.entitySeries.get(p.entityId) ?? []).filter(
     (s) => s.source === p.source && (s.frequency === 'BD' || s.frequency === 'D'),
   );

@@ -11,7 +11,7 @@ import {
 } from '@asof/manifest';
 import { InputError, type Manifest } from '@asof/schema';
 import { buildInstances, type Instance } from './build-instances.ts';
-import { generatePriceCandidates } from './generate-price-candidates.ts';
+import { generatePriceCandidates, PRICE_LOOKBACK_BARS } from './generate-price-candidates.ts';
 import { generateRankCandidates, type RankDrops } from './generate-rank-candidates.ts';
 import {
   generateFundCandidates,
@@ -35,6 +35,8 @@ export interface QuestionsOptions {
   /** Instances kept per family and window (default 50). */
   perFamily?: number;
   seed?: string;
+  /** Bars of price history each instance's inputs reach back (default 260); null: the whole history. */
+  priceLookbackBars?: number | null;
   createdBy?: { asof_version: string; git_commit: string | null; git_dirty: boolean | null };
   log?: (line: string) => void;
 }
@@ -64,6 +66,8 @@ export async function generateQuestions(options: QuestionsOptions): Promise<Ques
   const perFamily = options.perFamily ?? DEFAULT_PER_FAMILY;
   const families = options.families ?? [...FAMILIES];
   const seed = options.seed ?? '0';
+  const priceLookbackBars =
+    options.priceLookbackBars === undefined ? PRICE_LOOKBACK_BARS : options.priceLookbackBars;
   const verified = await openVerifiedManifest(options.manifestPath);
   try {
     const manifest = await writeDerivedDir(
@@ -84,6 +88,7 @@ export async function generateQuestions(options: QuestionsOptions): Promise<Ques
             seed,
             spans: data.spans,
             entitySeries: await loadEntitySeries(duck, verified),
+            priceLookbackBars,
           };
           const { instances, counts, rankDrops } = makeInstances(data, ctx, families, perFamily);
           const outputs = await writeQuestionFiles(duck, dir, instances, data.observationFiles);
@@ -98,6 +103,7 @@ export async function generateQuestions(options: QuestionsOptions): Promise<Ques
               families,
               per_family: perFamily,
               seed,
+              price_lookback_bars: priceLookbackBars ?? 'all',
               resolution_rule: 'first_release',
             },
             inputs: parentInputs(verified),

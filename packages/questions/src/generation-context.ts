@@ -18,6 +18,8 @@ export interface GenerationContext {
   spans: Map<string, MemberSpan[]>;
   /** entity_id → every series of the universe with that entity (inputs). */
   entitySeries: Map<string, UniverseSeries[]>;
+  /** How many bars before t a price input reaches back (null: the whole history). */
+  priceLookbackBars: number | null;
 }
 
 /** A hex digest ordering candidates and subjects: the same seed and key give the same order anywhere. */

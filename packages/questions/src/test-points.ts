@@ -38,6 +38,7 @@ export function testContext(
     seed: '0',
     spans: new Map(),
     entitySeries: new Map(),
+    priceLookbackBars: 260,
     ...extra,
   };
 }
