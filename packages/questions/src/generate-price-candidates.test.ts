@@ -46,8 +46,12 @@ describe('generatePriceCandidates', () => {
     expect(d?.inputs).toEqual([{ seriesId: 'syn:px:A:close', fromTs: p.ts[0] }]);
     expect(all.some((c) => c.key.includes('2021-01-07'))).toBe(false);
     // Bar 59's inputs reach back 260 bars by default (here the whole series), all bars with null.
-    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: 10 })).toEqual([{ seriesId: 'syn:px:A:close', fromTs: p.ts[50] }]);
-    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: null })).toEqual([{ seriesId: 'syn:px:A:close', fromTs: null }]);
+    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: 10 })).toEqual([
+      { seriesId: 'syn:px:A:close', fromTs: p.ts[50] },
+    ]);
+    expect(priceInputs(p, 59, { ...ctx, priceLookbackBars: null })).toEqual([
+      { seriesId: 'syn:px:A:close', fromTs: null },
+    ]);
   });
 
   it('records a restated target close as moved, never as the answer', () => {

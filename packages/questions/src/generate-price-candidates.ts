@@ -1,7 +1,7 @@
 import { type GenerationContext, usTradingDaysAfter, weekEndBars } from './generation-context.ts';
 import type { SeriesPoints } from './load-question-data.ts';
 import type { Candidate, InputSpec, InstanceDraft } from './question-candidate.ts';
-import { DAY_US, shownNumber } from './question-candidate.ts';
+import { DAY_US, eventResolution, shownNumber, valueResolution } from './question-candidate.ts';
 
 /** VAL's horizons in trading days: a week and a month. EVT's close events use the month. */
 export const VAL_HORIZONS = [5, 21] as const;
@@ -76,6 +76,20 @@ export function priceInputs(p: SeriesPoints, i: number, ctx: GenerationContext):
   return ids.map((seriesId) => ({ seriesId, fromTs }));
 }
 
+/** What VAL and EVT close events at bar i share: the stock, the reference close at t, cluster and inputs. */
+function priceDraft(o: PriceOrigin, h: number, target: string, ctx: GenerationContext) {
+  const { p, i } = o;
+  return {
+    subjects: [p.seriesId],
+    target,
+    horizon: h,
+    reference: p.firstValue[i],
+    referenceAt: p.firstAt[i],
+    clusterId: `entity:${p.entityId}`,
+    inputs: priceInputs(p, i, ctx),
+  };
+}
+
 function valDraft(
   o: PriceOrigin,
   h: number,
@@ -83,31 +97,13 @@ function valDraft(
   resolved: boolean,
   ctx: GenerationContext,
 ): InstanceDraft {
-  const { p, i } = o;
-  const reference = p.firstValue[i];
-  const j = i + h;
+  const base = priceDraft(o, h, target, ctx);
   return {
-    subjects: [p.seriesId],
-    target,
-    horizon: h,
-    reference,
-    referenceAt: p.firstAt[i],
-    question: `What will ${p.seriesId} (${p.title}) close at, as traded, on ${target}, ${h} trading days after its close of ${shownNumber(reference)} on ${o.date}?`,
-    scorerParams: { reference },
-    clusterId: `entity:${p.entityId}`,
-    inputs: priceInputs(p, i, ctx),
-    resolution: resolved
-      ? {
-          value: p.firstValue[j],
-          ranking: null,
-          returns: null,
-          latestValue: Number.isNaN(p.latestValue[j]) ? null : p.latestValue[j],
-          latestRanking: null,
-          moved: p.latestValue[j] !== p.firstValue[j],
-          flipped: null,
-        }
-      : null,
-    baselines: [{ model: 'last_value', answer: reference }],
+    ...base,
+    question: `What will ${o.p.seriesId} (${o.p.title}) close at, as traded, on ${target}, ${h} trading days after its close of ${shownNumber(base.reference)} on ${o.date}?`,
+    scorerParams: { reference: base.reference },
+    resolution: resolved ? valueResolution(o.p, o.i + h) : null,
+    baselines: [{ model: 'last_value', answer: base.reference }],
   };
 }
 
@@ -119,30 +115,18 @@ function evtCloseDraft(
   ctx: GenerationContext,
 ): InstanceDraft {
   const { p, i } = o;
-  const reference = p.firstValue[i];
+  const base = priceDraft(o, h, target, ctx);
   const j = i + h;
-  const first = p.firstValue[j] > reference ? 1 : 0;
-  const latest = p.latestValue[j] > p.latestValue[i] ? 1 : 0;
   return {
-    subjects: [p.seriesId],
-    target,
-    horizon: h,
-    reference,
-    referenceAt: p.firstAt[i],
-    question: `Will ${p.seriesId} (${p.title}) close above ${shownNumber(reference)}, its close on ${o.date}, on ${target}, ${h} trading days later? Answer with a probability.`,
+    ...base,
+    question: `Will ${p.seriesId} (${p.title}) close above ${shownNumber(base.reference)}, its close on ${o.date}, on ${target}, ${h} trading days later? Answer with a probability.`,
     scorerParams: {},
-    clusterId: `entity:${p.entityId}`,
-    inputs: priceInputs(p, i, ctx),
     resolution: resolved
-      ? {
-          value: first,
-          ranking: null,
-          returns: null,
-          latestValue: latest,
-          latestRanking: null,
-          moved: p.latestValue[j] !== p.firstValue[j] || p.latestValue[i] !== p.firstValue[i],
-          flipped: first !== latest,
-        }
+      ? eventResolution(
+          p.firstValue[j] > base.reference,
+          p.latestValue[j] > p.latestValue[i],
+          p.latestValue[j] !== p.firstValue[j] || p.latestValue[i] !== p.firstValue[i],
+        )
       : null,
     baselines: [
       { model: 'base_rate', answer: closeBaseRate(p, i, h, o.t) },

@@ -2,7 +2,7 @@ import { periodLabel } from '@asof/calendar';
 import type { GenerationContext } from './generation-context.ts';
 import type { SeriesPoints } from './load-question-data.ts';
 import type { Candidate, InputSpec, InstanceDraft } from './question-candidate.ts';
-import { DAY_US, shownNumber } from './question-candidate.ts';
+import { DAY_US, eventResolution, shownNumber, valueResolution } from './question-candidate.ts';
 
 /**
  * A release question is asked this long after the release before the one that answers it: t depends only
@@ -136,21 +136,14 @@ function releaseEvent(
 ): Omit<InstanceDraft, 'question' | 'inputs' | 'baselines'> {
   const { p, j } = o;
   const reference = p.firstValue[prev];
-  let resolution: InstanceDraft['resolution'] = null;
-  if (o.resolved) {
-    const first = p.firstValue[j] > reference ? 1 : 0;
-    const latest = p.latestValue[j] > p.latestValue[prev] ? 1 : 0;
-    resolution = {
-      value: first,
-      ranking: null,
-      returns: null,
-      latestValue: latest,
-      latestRanking: null,
-      moved: p.latestValue[j] !== p.firstValue[j] || p.latestValue[prev] !== reference,
-      flipped: first !== latest,
-      note: `${o.labels[j]} vs ${o.labels[prev]}: first releases ${shownNumber(p.firstValue[j])} vs ${shownNumber(reference)}, latest ${shownNumber(p.latestValue[j])} vs ${shownNumber(p.latestValue[prev])}`,
-    };
-  }
+  const resolution = o.resolved
+    ? eventResolution(
+        p.firstValue[j] > reference,
+        p.latestValue[j] > p.latestValue[prev],
+        p.latestValue[j] !== p.firstValue[j] || p.latestValue[prev] !== reference,
+        `${o.labels[j]} vs ${o.labels[prev]}: first releases ${shownNumber(p.firstValue[j])} vs ${shownNumber(reference)}, latest ${shownNumber(p.latestValue[j])} vs ${shownNumber(p.latestValue[prev])}`,
+      )
+    : null;
   return {
     subjects: [p.seriesId],
     target: o.labels[j],
@@ -223,17 +216,7 @@ function fundDraft(o: ReleaseOrigin, known: number[], ctx: GenerationContext): I
     scorerParams: { scale },
     clusterId: `entity:${p.entityId}`,
     inputs: entityInputs(p, ctx),
-    resolution: o.resolved
-      ? {
-          value: p.firstValue[j],
-          ranking: null,
-          returns: null,
-          latestValue: Number.isNaN(p.latestValue[j]) ? null : p.latestValue[j],
-          latestRanking: null,
-          moved: p.latestValue[j] !== p.firstValue[j],
-          flipped: null,
-        }
-      : null,
+    resolution: o.resolved ? valueResolution(p, j) : null,
     baselines: [{ model: 'last_value', answer: reference }],
   };
 }

@@ -34,6 +34,36 @@ export interface Resolution {
   note?: string;
 }
 
+/** A number's resolution: period j's first release, and its latest value at r beside it (FUND, VAL). */
+export function valueResolution(
+  p: { firstValue: Float64Array; latestValue: Float64Array },
+  j: number,
+): Resolution {
+  return {
+    value: p.firstValue[j],
+    ranking: null,
+    returns: null,
+    latestValue: Number.isNaN(p.latestValue[j]) ? null : p.latestValue[j],
+    latestRanking: null,
+    moved: p.latestValue[j] !== p.firstValue[j],
+    flipped: null,
+  };
+}
+
+/** An event's resolution: its outcome on first releases and on the latest values (EVT). */
+export function eventResolution(first: boolean, latest: boolean, moved: boolean, note?: string): Resolution {
+  return {
+    value: first ? 1 : 0,
+    ranking: null,
+    returns: null,
+    latestValue: latest ? 1 : 0,
+    latestRanking: null,
+    moved,
+    flipped: first !== latest,
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
 export type BaselineAnswer = { model: string; answer: number | string[] };
 
 /** Everything an instance holds, made only for the candidates the sampler keeps. */
