@@ -9,5 +9,10 @@ export {
 } from './mock-fred-server.ts';
 export { runnerFixtureObservations, writeRunnerFixture } from './runner-fixture.ts';
 export { rawFile, updateContext } from './update-context.ts';
-export { type MiniObservation, writeMiniUniverse, writeUniverseManifest } from './write-mini-universe.ts';
+export {
+  type MiniObservation,
+  type MiniSeries,
+  writeMiniUniverse,
+  writeUniverseManifest,
+} from './write-mini-universe.ts';
 export { type InjectedChanges, writeSyntheticRawUniverse } from './write-synthetic-raw-universe.ts';
