@@ -1,8 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { BASELINE_MODELS } from '@asof/baselines';
 import { InputError } from '@asof/schema';
-import { writeBaselineForecasts } from '@asof/split';
+import { defaultBaselineThreads, MAX_DEFAULT_BASELINE_THREADS, writeBaselineForecasts } from '@asof/split';
 import { type Io, shown } from './commands.ts';
 import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
@@ -10,9 +9,6 @@ import { parseCommandArgs } from './parse-command-args.ts';
 
 export const BASELINES_USAGE =
   'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--threads N] [--memory-limit SIZE] [--json]';
-
-/** The default --threads: the machine's cores, at most this many (each worker holds a chunk's history and ~50 MB of its own). */
-export const MAX_DEFAULT_THREADS = 8;
 
 const HELP = `${BASELINES_USAGE}
 
@@ -38,7 +34,7 @@ a month released the next month).
 ARIMA and GARCH re-estimate their parameters every K origins of a series (--refit-every, default 10) and
 re-run the filter on each origin's window in between.
 --threads N fits ARIMA and GARCH on N worker threads, chunks of whole series each, put back in series order
-(default: the machine's cores, at most ${MAX_DEFAULT_THREADS}; --threads 1 fits on the main thread). The file is the same
+(default: the machine's cores, at most ${MAX_DEFAULT_BASELINE_THREADS}; --threads 1 fits on the main thread). The file is the same
 bytes at any N.
 These are the scorer's own baselines: 'asof score' checks a file using these names against them (give it
 the same --refit-every).
@@ -87,14 +83,11 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)\n  usage: ${BASELINES_USAGE}`,
     );
   }
-  const threads =
-    values.threads === undefined
-      ? Math.min(availableParallelism(), MAX_DEFAULT_THREADS)
-      : Number(values.threads);
+  const threads = values.threads === undefined ? defaultBaselineThreads() : Number(values.threads);
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 256)) {
     throw new InputError(
       'USAGE',
-      `--threads ${values.threads}: expected a whole number from 1 to 256 (default: the machine's cores, at most ${MAX_DEFAULT_THREADS})\n  usage: ${BASELINES_USAGE}`,
+      `--threads ${values.threads}: expected a whole number from 1 to 256 (default: the machine's cores, at most ${MAX_DEFAULT_BASELINE_THREADS})\n  usage: ${BASELINES_USAGE}`,
     );
   }
   const memoryLimit = memoryLimitFlag(values['memory-limit'] as string | undefined, BASELINES_USAGE);

@@ -1,7 +1,16 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FittedBaselineModel } from '@asof/baselines';
 import { AsofError } from '@asof/schema';
 import { type BaselineChunk, type ChunkForecasts, chunkBuffers } from './baseline-chunk.ts';
+
+/** At most this many threads by default: each worker is a V8 heap of its own holding a chunk's history. */
+export const MAX_DEFAULT_BASELINE_THREADS = 8;
+
+/** `asof baselines`' default --threads: the machine's cores, at most MAX_DEFAULT_BASELINE_THREADS. */
+export function defaultBaselineThreads(): number {
+  return Math.min(availableParallelism(), MAX_DEFAULT_BASELINE_THREADS);
+}
 
 type Reply =
   | { id: number; out: ChunkForecasts }
