@@ -95,17 +95,20 @@ export function forecastChunk(
   refitEvery: number,
 ): ChunkForecasts {
   const ids = chunk.seriesIds;
-  const rows = Array.from(chunk.rowSeries, (s, i) => ({
-    series_id: ids[s],
-    ts: chunk.rowTs[i],
-    av: chunk.rowAv[i],
-    value: Number.isNaN(chunk.rowValue[i]) ? null : chunk.rowValue[i],
-  }));
-  const grid = Array.from(chunk.gridSeries, (s, i) => ({
-    series_id: ids[s],
-    ts: chunk.gridTs[i],
-    step: chunk.gridStep[i],
-  }));
+  const rows: { series_id: string; ts: number; av: number; value: number | null }[] = [];
+  for (let i = 0; i < chunk.rowSeries.length; i++) {
+    const v = chunk.rowValue[i];
+    rows.push({
+      series_id: ids[chunk.rowSeries[i]],
+      ts: chunk.rowTs[i],
+      av: chunk.rowAv[i],
+      value: Number.isNaN(v) ? null : v,
+    });
+  }
+  const grid: { series_id: string; ts: number; step: number }[] = [];
+  for (let i = 0; i < chunk.gridSeries.length; i++) {
+    grid.push({ series_id: ids[chunk.gridSeries[i]], ts: chunk.gridTs[i], step: chunk.gridStep[i] });
+  }
   const store = HistoryStore.fromRows(rows, grid);
   const tasks: ForecastTask[] = Array.from(chunk.taskSeries, (s, i) => {
     const lookback = chunk.taskLookback[i];

@@ -228,7 +228,17 @@ async function computeBaselines(
       const m = BASELINE_MODELS.indexOf(name);
       let seriesDone = 0;
       const load = async (block: Block) => {
-        const loaded = kept?.get(block) ?? (await loadBlock(duck, block, seriesIds));
+        // A block kept for every model has both; otherwise a model on the workers needs only the columns,
+        // one on this thread only the store.
+        const loaded =
+          kept?.get(block) ??
+          (await loadBlock(
+            duck,
+            block,
+            seriesIds,
+            kept !== null || parallel(name),
+            kept === null && !parallel(name),
+          ));
         kept?.set(block, loaded);
         if (rank === 0) {
           await appendOrigins(duck, loaded.origins);
@@ -424,6 +434,7 @@ interface LoadedBlock {
   tasks: ForecastTask[];
   taskSeriesNo: number[];
   store: HistoryStore;
+  /** Empty when the block was loaded for the main thread only. */
   columns: BlockColumns;
 }
 
@@ -450,7 +461,19 @@ function columnCollector(names: readonly string[]) {
   };
 }
 
-async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[]): Promise<LoadedBlock> {
+async function loadBlock(
+  duck: Duck,
+  block: Block,
+  seriesIds: readonly string[],
+  /** Keep the history as flat columns (what the worker threads get). */
+  withColumns: boolean,
+  /**
+   * Build the store now, its rows made while DuckDB streams the next chunks; otherwise from the columns
+   * when first asked for. Made after the stream, and with the columns' copies beside them (more garbage
+   * while a million row objects are live), a block took ~0.5 s longer to load at scale 0.1.
+   */
+  withStore: boolean,
+): Promise<LoadedBlock> {
   const range = { first: block.first, last: block.last };
   const origins = await duck.all<OriginRow>(
     `SELECT origin_no, series_no, series_id, origin, origin_index, horizon_steps, lookback_steps FROM baseline_origins
@@ -461,36 +484,59 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
   // series_no indexes seriesIds.
   // A NULL value (NaN in the stream; asof never stores NaN) is a withdrawal
   // (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
+  const rows: { series_id: string; ts: number; av: number; value: number | null }[] = [];
+  const pushRows = (no: Float64Array, ts: Float64Array, av: Float64Array, value: Float64Array, n: number) => {
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      rows.push({ series_id: seriesIds[no[i]], ts: ts[i], av: av[i], value: Number.isNaN(v) ? null : v });
+    }
+  };
   const rowColumns = columnCollector(['no', 'ts', 'av', 'value']);
+  // A series is in the store exactly when it has a served row (a withdrawal included); the rows come in
+  // series_no order, so the set gets each series once rather than each row.
+  const stored = new Set<number>();
+  let lastNo = Number.NaN;
   await streamNumbers(
     duck,
     `SELECT series_no, ts, av, value FROM baseline_served
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, av`,
     range,
-    (columns, n) => rowColumns.add(columns, n),
+    ([no, ts, av, value], n) => {
+      for (let i = 0; i < n; i++) {
+        if (no[i] !== lastNo) stored.add(no[i]);
+        lastNo = no[i];
+      }
+      if (withColumns) rowColumns.add([no, ts, av, value], n);
+      if (withStore) pushRows(no, ts, av, value, n);
+    },
   );
+  const grid: { series_id: string; ts: number; step: number }[] = [];
+  const pushGrid = (no: Float64Array, ts: Float64Array, step: Float64Array, n: number) => {
+    for (let i = 0; i < n; i++) grid.push({ series_id: seriesIds[no[i]], ts: ts[i], step: step[i] });
+  };
   const gridColumns = columnCollector(['no', 'ts', 'step']);
   await streamNumbers(
     duck,
     `SELECT series_no, ts, step FROM baseline_grid
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, step`,
     range,
-    (columns, n) => gridColumns.add(columns, n),
+    ([no, ts, step], n) => {
+      if (withColumns) gridColumns.add([no, ts, step], n);
+      if (withStore) pushGrid(no, ts, step, n);
+    },
   );
   const r = rowColumns.done();
   const g = gridColumns.done();
-  // The store only when a model runs on this thread: the worker threads build their own from the columns.
-  let store: HistoryStore | undefined;
-  const storeOf = () =>
-    (store ??= HistoryStore.fromRows(
-      Array.from(r.no, (no, i) => {
-        const v = r.value[i];
-        return { series_id: seriesIds[no], ts: r.ts[i], av: r.av[i], value: Number.isNaN(v) ? null : v };
-      }),
-      Array.from(g.no, (no, i) => ({ series_id: seriesIds[no], ts: g.ts[i], step: g.step[i] })),
-    ));
-  // A series is in the store exactly when it has a served row (a withdrawal included).
-  const stored = new Set(r.no);
+  // Without the store now (a model on the worker threads, which build their own from the columns), the
+  // same rows from the columns when a model on this thread first asks (a block kept across models).
+  let store = withStore ? HistoryStore.fromRows(rows, grid) : undefined;
+  const storeOf = () => {
+    if (store) return store;
+    pushRows(r.no, r.ts, r.av, r.value, r.no.length);
+    pushGrid(g.no, g.ts, g.step, g.no.length);
+    store = HistoryStore.fromRows(rows, grid);
+    return store;
+  };
   const served = origins.filter((o) => stored.has(Number(o.series_no)));
   const tasks: ForecastTask[] = served.map((o) => ({
     series_id: o.series_id,
