@@ -1,7 +1,9 @@
 // FinVerse-scale build benchmark (SPEC §12): `npm run bench -- --scale 0.1`.
 // Builds pipelines/scale.json stage by stage — generate, assemble, taxonomy/tasks, patterns, write
 // Parquet + manifest, split, baselines (asof baselines on that split), run — and prints per stage wall
-// seconds, rows/s and peak RSS, then a total line.
+// seconds, rows/s and peak RSS, then a total line. The baselines stage also prints each baseline's time per
+// 1,000 series and, where Rscript with R's forecast package is installed, asof's autoArima against R's
+// auto.arima on the ARIMA reference series (packages/baselines/bench/arima-vs-r-timing.ts).
 // Measurements belong here, never in unit tests.
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import * as runner from '@asof/runner';
 import { FREQUENCIES, type ManifestOutput } from '@asof/schema';
 import { generateScaleUniverse } from '@asof/source-scale';
 import * as split from '@asof/split';
+import { defaultBaselineThreads } from '@asof/split';
 import { defaultRegistry } from '@asof/taxonomy';
 import {
   assertInvariants,
@@ -31,6 +34,7 @@ import {
   writeTable,
   writeUniverse,
 } from '@asof/transform';
+import { DEFAULT_RSCRIPT, median, timeArimaVsR } from '../packages/baselines/bench/arima-vs-r-timing.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +48,11 @@ const { values: args } = parseArgs({
     'skip-split': { type: 'boolean', default: false },
     'skip-run': { type: 'boolean', default: false },
     'skip-baselines': { type: 'boolean', default: false },
+    // asof baselines --threads (default: the machine's cores, at most 8).
+    'baseline-threads': { type: 'string' },
+    // Runs of the R comparison after the baselines stage (0: none); its median is printed.
+    'r-runs': { type: 'string', default: '1' },
+    rscript: { type: 'string', default: DEFAULT_RSCRIPT },
     keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -321,18 +330,22 @@ if (args['skip-split'] || !runSplit) {
     // `asof baselines` on the split just made: random walk, drift, seasonal naive, ARIMA and GARCH through
     // the look-ahead guard, model by model and block by block of series, as sorted parts joined into one
     // Parquet file (docs/decisions/0023).
+    const threads = args['baseline-threads'] ? Number(args['baseline-threads']) : defaultBaselineThreads();
+    let perModel: { seconds: Record<string, number>; series: number } | undefined;
     await stage('baselines', async () => {
       const r = await split.writeBaselineForecasts(
         join(`${outDir}-split`, 'manifest.json'),
         `${outDir}-baselines.parquet`,
         {},
-        { log: detail },
+        { log: detail, threads },
       );
+      perModel = { seconds: r.seconds, series: r.series };
       return {
         rows: r.rows,
-        note: `${r.origins.toLocaleString('en-US')} origins, ${r.series.toLocaleString('en-US')} series, ${r.guard.requests.toLocaleString('en-US')} historyAt requests`,
+        note: `${r.origins.toLocaleString('en-US')} origins, ${r.series.toLocaleString('en-US')} series, ${r.guard.requests.toLocaleString('en-US')} historyAt requests, ${threads} thread(s)`,
       };
     });
+    if (perModel) baselineTimes(perModel.seconds, perModel.series);
   }
 }
 
@@ -381,10 +394,19 @@ const total: StageRow = {
 };
 rows.push(total);
 const ratios = floorRatios(rows, floor);
+const rRuns = Number(args['r-runs']);
+const vsR = rows.some((r) => r.stage === 'baselines') && rRuns > 0 ? arimaVsR(rRuns) : null;
 if (args.json) {
-  console.log(JSON.stringify({ scale, dataset_id: datasetId, stages: rows, floor_ratios: ratios }, null, 2));
+  console.log(
+    JSON.stringify(
+      { scale, dataset_id: datasetId, stages: rows, floor_ratios: ratios, arima_vs_r: vsR },
+      null,
+      2,
+    ),
+  );
 } else {
   console.log(line(total));
+  if (vsR) console.log(vsR.text);
   if (floor) {
     console.log(
       `ratio to the floor (${floor.seconds.toFixed(1)} s wall, ${floor.cpu_seconds.toFixed(1)} s cpu):`,
@@ -395,6 +417,35 @@ if (args.json) {
       );
     }
   }
+}
+
+function per1000(s: number, n: number): number {
+  return (1000 * s) / Math.max(1, n);
+}
+
+/** Each baseline's wall seconds (its pass over the blocks: loading, forecasts, parts) per 1,000 series. */
+function baselineTimes(seconds: Record<string, number>, series: number): void {
+  for (const [model, s] of Object.entries(seconds)) {
+    detail(
+      `${model.padEnd(15)} ${s.toFixed(1).padStart(6)} s  ${per1000(s, series).toFixed(2).padStart(7)} s per 1,000 series`,
+    );
+  }
+}
+
+/**
+ * asof's autoArima and R's auto.arima per 1,000 series on the ARIMA reference series, one thread each, in
+ * this run (issue 56: R/asof ≥ 5). Timed after the stages, so the total leaves it out.
+ */
+function arimaVsR(runs: number) {
+  const t = timeArimaVsR(runs, args.rscript);
+  const asof = per1000(median(t.asof), t.series);
+  const r = typeof t.r === 'string' ? null : per1000(median(t.r), t.series);
+  const text = `ARIMA reference (${t.series} series, one thread, median of ${runs}): asof autoArima ${asof.toFixed(2)} s per 1,000 series, ${
+    r === null
+      ? `R auto.arima skipped (${t.r})`
+      : `R auto.arima ${r.toFixed(2)} s: R/asof ${(r / asof).toFixed(2)}×`
+  }`;
+  return { series: t.series, asof_per_1000: asof, r_per_1000: r, ratio: r === null ? null : r / asof, text };
 }
 
 /**

@@ -1,5 +1,12 @@
 import { isConstantSeries, kpssDifferences } from '@asof/stats';
-import { type ArimaFit, ArimaFitError, type ArimaOrder, fitArima, type OptimControl } from './fit-arima.ts';
+import {
+  type ArimaFit,
+  ArimaFitError,
+  type ArimaOrder,
+  fitArima,
+  fitArimaDeferred,
+  type OptimControl,
+} from './fit-arima.ts';
 
 export interface AutoArimaOptions {
   /** Number of differences; default chosen by the KPSS test (forecast::ndiffs). */
@@ -36,7 +43,12 @@ export interface AutoArimaResult {
   searched: SearchStep[];
 }
 
-/** forecast's myarima: a fit, or { ic: Infinity } when stats::arima would stop with an error. */
+type Deferred = ReturnType<typeof fitArimaDeferred>;
+
+/**
+ * forecast's myarima: a fit, or null when stats::arima would stop with an error, its Hessian left for
+ * later (fitArimaDeferred); settle() gives the fit or null as fitting at once would.
+ */
 function tryFit(
   x: Float64Array,
   order: ArimaOrder,
@@ -45,20 +57,41 @@ function tryFit(
   offset: number,
   ic: 'aicc' | 'aic' | 'bic',
   optimControl: OptimControl | undefined,
-): ArimaFit | null {
+): Deferred | null {
   try {
-    return fitArima(x, order, {
+    const deferred = fitArimaDeferred(x, order, {
       constant,
       method: approximation ? 'CSS' : 'CSS-ML',
       offset,
       ic,
       optimControl,
     });
+    return { fit: deferred.fit, settle: () => guarded(deferred.settle) };
   } catch {
     // Any failure (non-stationary CSS start, singular Hessian, non-finite objective) rejects the model,
     // as forecast::auto.arima's try() does.
     return null;
   }
+}
+
+function guarded(settle: () => ArimaFit | null): ArimaFit | null {
+  try {
+    return settle();
+  } catch {
+    return null;
+  }
+}
+
+/** A searched model whose IC is final once settled (a model that lost without its Hessian may be pending). */
+interface Searched extends SearchStep {
+  settle?: () => ArimaFit | null;
+}
+
+/** Settles a searched model: its IC as fitting at once would have given it (never lower than before). */
+function settleStep(s: Searched): void {
+  if (!s.settle) return;
+  s.ic = s.settle()?.ic ?? Number.POSITIVE_INFINITY;
+  s.settle = undefined;
 }
 
 /**
@@ -80,7 +113,7 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   let serieslength = 0;
   for (let i = 0; i <= last; i++) if (!Number.isNaN(x[i])) serieslength++;
   if (serieslength === 0) throw new ArimaFitError('All data are missing');
-  const searched: SearchStep[] = [];
+  const searched: Searched[] = [];
   const optimControl = options.optimControl;
   if (isConstantSeries(x)) {
     const fit = fitArima(x, { p: 0, d: 0, q: 0 }, { constant: true, fixedConstant: x[0], optimControl });
@@ -134,12 +167,24 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
   const tried = (pp: number, qq: number, c: boolean) =>
     searched.some((s) => s.order.p === pp && s.order.q === qq && s.constant === c);
   const attempt = (pp: number, qq: number, c: boolean, incumbent = false): boolean => {
-    const fit = tryFit(x, { p: pp, d, q: qq }, c, approximation, offset, ic, optimControl);
-    const value = fit?.ic ?? Number.POSITIVE_INFINITY;
-    searched.push({ order: { p: pp, d, q: qq }, constant: c, ic: value });
-    if (incumbent || value < bestIc) {
+    const deferred = tryFit(x, { p: pp, d, q: qq }, c, approximation, offset, ic, optimControl);
+    const step: Searched = {
+      order: { p: pp, d, q: qq },
+      constant: c,
+      ic: deferred?.fit.ic ?? Number.POSITIVE_INFINITY,
+    };
+    searched.push(step);
+    // Settling can only raise the IC (to Infinity): a model that loses without its Hessian loses with it,
+    // and its Hessian is computed only if someone asks for its IC later.
+    if (!(incumbent || step.ic < bestIc)) {
+      if (deferred && step.ic < Number.POSITIVE_INFINITY) step.settle = deferred.settle;
+      return false;
+    }
+    const fit = deferred ? deferred.settle() : null;
+    step.ic = fit?.ic ?? Number.POSITIVE_INFINITY;
+    if (incumbent || step.ic < bestIc) {
       best = fit;
-      bestIc = value;
+      bestIc = step.ic;
       return true;
     }
     return false;
@@ -187,22 +232,52 @@ export function autoArima(series: ArrayLike<number>, options: AutoArimaOptions =
       if (attempt(p, q, !constant)) constant = !constant;
     }
   }
-  if (approximation && best !== null) {
-    // Refit by ML in IC order (stable: ties keep search order) until one is accepted.
-    const ranked = searched.map((s, i) => ({ s, i })).sort((a, b) => a.s.ic - b.s.ic || a.i - b.i);
-    for (const { s } of ranked) {
-      const fit = tryFit(x, s.order, s.constant, false, 0, ic, optimControl);
-      if (fit && fit.ic < Number.POSITIVE_INFINITY) {
-        best = fit;
-        break;
-      }
-    }
-  }
+  if (approximation && best !== null)
+    best =
+      refitByMl(
+        searched,
+        (s) => tryFit(x, s.order, s.constant, false, 0, ic, optimControl)?.settle() ?? null,
+      ) ?? best;
   const chosen = best as ArimaFit | null;
   if (chosen === null || chosen.state === null || !(chosen.ic < Number.POSITIVE_INFINITY)) {
     throw new ArimaFitError('No suitable ARIMA model found');
   }
-  return { fit: chosen, searched };
+  return {
+    fit: chosen,
+    // Settled when read (the baselines never read it): each IC as fitting at once would have given it.
+    get searched() {
+      for (const s of searched) settleStep(s);
+      return searched.map(({ order, constant, ic }) => ({ order, constant, ic }));
+    },
+  };
+}
+
+/**
+ * auto.arima's last step with approximation: the searched models refitted by ML in IC order (stable: ties
+ * keep search order) until one is accepted. A pending model is settled when its turn comes; one whose IC
+ * settles to Infinity takes its place among the Infinity ones, in search order, as if it had been there
+ * from the start.
+ */
+function refitByMl(searched: Searched[], refit: (s: Searched) => ArimaFit | null): ArimaFit | null {
+  const ranked = searched.map((s, i) => ({ s, i })).sort((a, b) => a.s.ic - b.s.ic || a.i - b.i);
+  const tryOne = (s: Searched) => {
+    const fit = refit(s);
+    return fit && fit.ic < Number.POSITIVE_INFINITY ? fit : null;
+  };
+  for (const { s } of ranked) {
+    if (!(s.ic < Number.POSITIVE_INFINITY)) break;
+    settleStep(s);
+    if (!(s.ic < Number.POSITIVE_INFINITY)) continue;
+    const fit = tryOne(s);
+    if (fit) return fit;
+  }
+  for (const { s } of ranked
+    .filter(({ s }) => !(s.ic < Number.POSITIVE_INFINITY))
+    .sort((a, b) => a.i - b.i)) {
+    const fit = tryOne(s);
+    if (fit) return fit;
+  }
+  return null;
 }
 
 function difference(x: ArrayLike<number>, d: number): number[] {

@@ -164,9 +164,44 @@ function invert(H: Float64Array, n: number): Float64Array | null {
  * √ε by default). Throws ArimaFitError where stats::arima stops with an error.
  */
 export function fitArima(x: ArrayLike<number>, order: ArimaOrder, options: FitArimaOptions = {}): ArimaFit {
+  const fit = fitArimaDeferred(x, order, options).settle();
+  if (!fit) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
+  return fit;
+}
+
+/**
+ * A fit whose numerical Hessian is left for later (issue 56: it is ~19% of autoArima's time, and the
+ * stepwise search needs it only for the models whose IC would win). `fit` is what fitArima returns if the
+ * Hessian passes; `settle()` computes it, once, and gives fitArima's result: null where fitArima throws
+ * (singular), the fit with ic = Infinity where a variance is not ≥ 0, else `fit` itself. The Hessian is a
+ * pure function of the problem and the optimum (the objectives keep nothing between evaluations that a
+ * later evaluation reads), so settling late gives the same numbers as settling at once.
+ */
+export function fitArimaDeferred(
+  x: ArrayLike<number>,
+  order: ArimaOrder,
+  options: FitArimaOptions = {},
+): { fit: ArimaFit; settle: () => ArimaFit | null } {
   const problem = arimaProblem(x, order, options);
   const stage = problem.method === 'CSS' ? fitByCss(problem) : fitByMl(problem);
-  return summarise(problem, stage, options);
+  const fit = summarise(problem, stage, options);
+  let settled: ArimaFit | null | undefined;
+  const settle = () => {
+    if (settled !== undefined) return settled;
+    const variance = stage.variance ? stage.variance() : null;
+    const npar = problem.npar;
+    if (variance === undefined) settled = null;
+    else if (variance && !diagonalNonNegative(variance, npar))
+      settled = { ...fit, ic: Number.POSITIVE_INFINITY };
+    else settled = fit;
+    return settled;
+  };
+  return { fit, settle };
+}
+
+function diagonalNonNegative(variance: Float64Array, k: number): boolean {
+  for (let i = 0; i < k; i++) if (!(variance[i * k + i] >= 0)) return false;
+  return true;
 }
 
 /** A model and series set up as stats::arima sets them up before optimising (see fitArima). */
@@ -314,7 +349,11 @@ interface StageResult {
   coef: Float64Array;
   /** The minimised objective (½ log σ² for CSS; the profiled −log-likelihood / n for ML). */
   value: number;
-  variance: Float64Array | null;
+  /**
+   * The coefficients' variance from the numerical Hessian at the optimum, computed when called; undefined
+   * when the Hessian is singular (stats::arima stops there). Null when nothing was estimated.
+   */
+  variance: (() => Float64Array | undefined) | null;
   converged: boolean;
   /** stats::arima's σ² (CSS/n or Σv²/F over n used). */
   sigma2: number;
@@ -327,16 +366,14 @@ function fitByCss(pr: ArimaProblem): StageResult {
   const { order, npar, narma, nUsed } = pr;
   let coef: Float64Array;
   let value: number;
-  let variance: Float64Array | null = null;
+  let variance: StageResult['variance'] = null;
   let converged = true;
   if (npar > 0) {
     const res = minimizeBfgs(pr.css, pr.start, pr.optim);
     converged = res.convergence === 0;
     coef = pr.withConst(res.par);
     value = res.value;
-    const H = numericHessian(pr.css, res.par, pr.scale);
-    variance = invertScaled(H, npar, nUsed);
-    if (!variance) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
+    variance = () => invertScaled(numericHessian(pr.css, res.par, pr.scale), npar, nUsed) ?? undefined;
   } else {
     coef = pr.withConst([]);
     value = pr.css(new Float64Array(0));
@@ -389,7 +426,7 @@ function fitByMl(pr: ArimaProblem): StageResult {
   const ml = pr.ml(npar > 0);
   let coef: Float64Array;
   let value: number;
-  let variance: Float64Array | null = null;
+  let variance: StageResult['variance'] = null;
   let converged = true;
   if (npar > 0) {
     const res = minimizeBfgs(ml, start, pr.optim);
@@ -408,10 +445,11 @@ function fitByMl(pr: ArimaProblem): StageResult {
         value = ml(par);
       }
     }
-    const H = numericHessian(ml, par, pr.scale);
-    const inv = invertScaled(H, npar, nUsed);
-    if (!inv) throw new ArimaFitError('Lapack routine dgesv: system is exactly singular');
-    variance = transformVariance(inv, arTransformJacobian(par, p, npar), npar);
+    const at = par;
+    variance = () => {
+      const inv = invertScaled(numericHessian(ml, at, pr.scale), npar, nUsed);
+      return inv ? transformVariance(inv, arTransformJacobian(at, p, npar), npar) : undefined;
+    };
     coef = pr.withConst(par);
     if (p > 0) coef.set(arFromUnconstrained(par.subarray(0, p)), 0);
   } else {
@@ -470,8 +508,6 @@ function summarise(pr: ArimaProblem, st: StageResult, options: FitArimaOptions):
   const ar = Float64Array.from(st.coef.subarray(0, order.p));
   const ma = Float64Array.from(st.coef.subarray(order.p, narma));
   if (!acceptableRoots(ar, ma)) ic = Number.POSITIVE_INFINITY;
-  if (st.variance)
-    for (let i = 0; i < npar; i++) if (!(st.variance[i * npar + i] >= 0)) ic = Number.POSITIVE_INFINITY;
   return {
     order,
     constant: pr.constant,

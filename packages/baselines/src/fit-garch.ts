@@ -58,27 +58,67 @@ function studentConstant(nu: number): number {
  * Negative log-likelihood and its gradient in (ω, α, β[, μ][, ν]) on the data (gradient in ν by central
  * differences; the others analytic through the recursion ∂h_t = ∂ω + e²_{t−1}∂α + h_{t−1}∂β + β∂h_{t−1}).
  * The sum runs over t = 2..n, as tseries::garch's does (h_1 is the fixed start).
+ *
+ * Every operation is variancePath's and the sums', in their order (so the numbers are the same to the bit),
+ * but work that repeats is done once (issue 56): the residuals e and their start moment only when μ changes
+ * (never for the zero-mean model), and the variance path not again for the gradient at the point whose value
+ * was just taken (the quasi-Newton step always asks for both there).
  */
 function objective(data: Data, mean: GarchMean, dist: GarchDistribution) {
   const { y, n } = data;
   const e = new Float64Array(n);
+  const e2 = new Float64Array(n);
   const h = new Float64Array(n);
-  const dh = new Float64Array(4 * n);
+  let eMu = Number.NaN;
+  let m2 = 0;
+  let sumE = 0;
+  // The (ω, α, β, μ) that h holds the path of; NaN = none yet.
+  const held = new Float64Array(4).fill(Number.NaN);
+  const residuals = (mu: number): void => {
+    if (Object.is(mu, eMu)) return;
+    m2 = 0;
+    sumE = 0;
+    for (let i = 0; i < n; i++) {
+      e[i] = y[i] - mu;
+      sumE += e[i];
+    }
+    for (let i = 0; i < n; i++) {
+      e2[i] = e[i] * e[i];
+      m2 += e2[i];
+    }
+    eMu = mu;
+    held[0] = Number.NaN;
+  };
+  const path = (omega: number, alpha: number, beta: number, mu: number): void => {
+    residuals(mu);
+    if (
+      Object.is(held[0], omega) &&
+      Object.is(held[1], alpha) &&
+      Object.is(held[2], beta) &&
+      Object.is(held[3], mu)
+    )
+      return;
+    h[0] = m2 / n;
+    for (let i = 1; i < n; i++) h[i] = omega + alpha * e[i - 1] * e[i - 1] + beta * h[i - 1];
+    held[0] = omega;
+    held[1] = alpha;
+    held[2] = beta;
+    held[3] = mu;
+  };
   const value = (x: Float64Array): number => {
     const [omega, alpha, beta] = x;
     if (!(omega > 0) || !(alpha >= 0) || !(beta >= 0)) return Number.POSITIVE_INFINITY;
     const mu = mean === 'constant' ? x[3] : 0;
     const nu = dist === 'student' ? x[mean === 'constant' ? 4 : 3] : Number.POSITIVE_INFINITY;
-    for (let i = 0; i < n; i++) e[i] = y[i] - mu;
-    variancePath(e, omega, alpha, beta, h);
+    path(omega, alpha, beta, mu);
     let s = 0;
     if (dist === 'normal') {
-      for (let i = 1; i < n; i++) s += Math.log(h[i]) + (e[i] * e[i]) / h[i];
+      for (let i = 1; i < n; i++) s += Math.log(h[i]) + e2[i] / h[i];
       return 0.5 * s;
     }
     const c = studentConstant(nu);
     for (let i = 1; i < n; i++) {
-      s += -c + 0.5 * Math.log(h[i]) + ((nu + 1) / 2) * Math.log1p((e[i] * e[i]) / ((nu - 2) * h[i]));
+      s += -c + 0.5 * Math.log(h[i]) + ((nu + 1) / 2) * Math.log1p(e2[i] / ((nu - 2) * h[i]));
     }
     return s;
   };
@@ -89,42 +129,45 @@ function objective(data: Data, mean: GarchMean, dist: GarchDistribution) {
     const nuIndex = dist === 'student' ? (withMu ? 4 : 3) : -1;
     const nu = nuIndex >= 0 ? x[nuIndex] : Number.POSITIVE_INFINITY;
     out.fill(0);
-    let sumE = 0;
-    for (let i = 0; i < n; i++) {
-      e[i] = y[i] - mu;
-      sumE += e[i];
-    }
-    variancePath(e, omega, alpha, beta, h);
+    path(omega, alpha, beta, mu);
     // ∂h_1: only μ moves the start (h_1 = mean(e²), ∂/∂μ = −2·mean(e)).
     // (tseries' analytic gradient sets ∂h_1/∂ω = 1 here, so it stops ~1e-3 away from this maximum.)
-    dh[0] = 0;
-    dh[1] = 0;
-    dh[2] = 0;
-    dh[3] = (-2 * sumE) / n;
+    let dOmega = 0;
+    let dAlpha = 0;
+    let dBeta = 0;
+    let dMu = (-2 * sumE) / n;
+    let g0 = 0;
+    let g1 = 0;
+    let g2 = 0;
+    let g3 = 0;
     for (let i = 1; i < n; i++) {
-      const o = 4 * i;
-      const p = o - 4;
-      dh[o] = 1 + beta * dh[p];
-      dh[o + 1] = e[i - 1] * e[i - 1] + beta * dh[p + 1];
-      dh[o + 2] = h[i - 1] + beta * dh[p + 2];
-      dh[o + 3] = -2 * alpha * e[i - 1] + beta * dh[p + 3];
-      // ∂l_t/∂h_t and ∂l_t/∂e_t
+      dOmega = 1 + beta * dOmega;
+      dAlpha = e2[i - 1] + beta * dAlpha;
+      dBeta = h[i - 1] + beta * dBeta;
+      // ∂l_t/∂h_t, and ∂l_t/∂e_t only where μ is estimated
       let dlh: number;
-      let dle: number;
+      let dle = 0;
       if (dist === 'normal') {
-        dlh = (0.5 * (1 - (e[i] * e[i]) / h[i])) / h[i];
-        dle = e[i] / h[i];
+        dlh = (0.5 * (1 - e2[i] / h[i])) / h[i];
+        if (withMu) dle = e[i] / h[i];
       } else {
         const k = (nu - 2) * h[i];
-        const u = (e[i] * e[i]) / k;
+        const u = e2[i] / k;
         dlh = 0.5 / h[i] - (((nu + 1) / 2) * u) / (h[i] * (1 + u));
-        dle = ((nu + 1) * e[i]) / (k * (1 + u));
+        if (withMu) dle = ((nu + 1) * e[i]) / (k * (1 + u));
       }
-      out[0] += dlh * dh[o];
-      out[1] += dlh * dh[o + 1];
-      out[2] += dlh * dh[o + 2];
-      if (withMu) out[3] += dlh * dh[o + 3] - dle;
+      g0 += dlh * dOmega;
+      g1 += dlh * dAlpha;
+      g2 += dlh * dBeta;
+      if (withMu) {
+        dMu = -2 * alpha * e[i - 1] + beta * dMu;
+        g3 += dlh * dMu - dle;
+      }
     }
+    out[0] = g0;
+    out[1] = g1;
+    out[2] = g2;
+    if (withMu) out[3] = g3;
     if (nuIndex >= 0) {
       const step = 1e-6 * Math.max(1, nu);
       const w = Float64Array.from(x);

@@ -43,6 +43,10 @@ export const CLI_BUNDLE = {
   ),
   entries: { main: 'packages/cli/src/main.ts' },
   workers: {
+    'baselines-worker': {
+      shim: 'packages/split/src/baselines-worker.mjs',
+      source: 'packages/split/src/baselines-worker.ts',
+    },
     'characteristics-worker': {
       shim: 'packages/patterns/src/characteristics/characteristics-worker.mjs',
       source: 'packages/patterns/src/characteristics/characteristics-worker.ts',

@@ -26,7 +26,14 @@ import {
   type StoredHistoryRow,
   writeBaselineForecasts,
 } from '@asof/split';
-import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
+import {
+  type MiniObservation,
+  type MiniSeries,
+  monthEnd,
+  plusDays,
+  weekdayBars,
+  writeMiniUniverse,
+} from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baselinesCommand } from './baselines-command.ts';
 
@@ -62,8 +69,51 @@ for (let y = 2012; y <= 2024; y++) {
   }
 }
 
+// Twelve series (positive and not, daily and monthly, long and short), for the thread-count comparison.
+const manyObs: MiniObservation[] = [];
+const manySeries: MiniSeries[] = [];
+for (let k = 0; k < 12; k++) {
+  const id = `t:${String(k).padStart(2, '0')}`;
+  const daily = k % 3 !== 2;
+  manySeries.push({ series_id: id, frequency: daily ? 'BD' : 'M', eval_target: true });
+  const level = k % 4 === 3 ? -20 : 50;
+  if (daily) {
+    const start = k % 2 === 0 ? '2018-01-01' : '2019-06-03';
+    manyObs.push(...weekdayBars(id, start, '2022-12-30', (_t, i) => level + walk(i, k) * (1 + k / 10)));
+  } else {
+    let i = 0;
+    for (let y = 2014; y <= 2022; y++) {
+      for (let m = 1; m <= 12; m++) {
+        const t = monthEnd(y, m);
+        manyObs.push({
+          series_id: id,
+          timestamp: t,
+          available_at: plusDays(t, 10),
+          value: level + walk(i++, k),
+        });
+      }
+    }
+  }
+}
+
 let split = '';
+let many = '';
 beforeAll(async () => {
+  await writeMiniUniverse(join(root, 'many'), {
+    name: 'baselines-many',
+    eval_start: '2022-10-01',
+    series: manySeries,
+    observations: manyObs,
+  });
+  many = (
+    await runSplit({
+      manifestPath: join(root, 'many', 'manifest.json'),
+      outDir: join(root, 'many-split'),
+      embargo: '30',
+      origins: 'all',
+      layout: 'compact',
+    })
+  ).manifestPath;
   await writeMiniUniverse(join(root, 'u'), {
     name: 'baselines',
     eval_start: '2020-01-01',
@@ -76,7 +126,7 @@ beforeAll(async () => {
   split = (
     await runSplit({ manifestPath: join(root, 'u', 'manifest.json'), outDir: join(root, 's'), embargo: '30' })
   ).manifestPath;
-}, 120_000);
+}, 180_000);
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -259,6 +309,30 @@ describe('asof baselines', () => {
     );
     expect(sha256(tight)).toBe(sha256(wide));
   }, 120_000);
+
+  it('--threads N writes the same bytes as --threads 1, blocks of one series included', async () => {
+    const io = { out: () => {}, err: () => {}, cwd };
+    const one = join(root, 'threads-1.parquet');
+    let json = '';
+    const args = ['--manifest', many, '--out', one, '--threads', '1', '--json'];
+    expect(await baselinesCommand(args, { ...io, out: (t) => (json += t) })).toBe(0);
+    const r = JSON.parse(json);
+    expect(r.series).toBe(12);
+    expect(r.origins).toBeGreaterThan(100);
+    const two = join(root, 'threads-2.parquet');
+    json = '';
+    args.splice(3, 3, two, '--threads', '2');
+    expect(await baselinesCommand(args, { ...io, out: (t) => (json += t) })).toBe(0);
+    expect(sha256(two)).toBe(sha256(one));
+    // The look-ahead guard checked the same requests and rows, whichever thread served them.
+    expect(JSON.parse(json).guard).toEqual(r.guard);
+    const three = join(root, 'threads-3.parquet');
+    await writeBaselineForecasts(many, three, {}, { threads: 3, blockRows: 1 });
+    expect(sha256(three)).toBe(sha256(one));
+    await expect(baselinesCommand(['--manifest', many, '--out', two, '--threads', '0'], io)).rejects.toThrow(
+      /--threads 0: expected a whole number from 1 to 256/,
+    );
+  }, 180_000);
 
   it('aborts on a forecaster that reads past its origin, writing nothing', async () => {
     const out = join(root, 'cheat.parquet');

@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { BASELINE_MODELS } from '@asof/baselines';
 import { InputError } from '@asof/schema';
-import { writeBaselineForecasts } from '@asof/split';
+import { defaultBaselineThreads, MAX_DEFAULT_BASELINE_THREADS, writeBaselineForecasts } from '@asof/split';
 import { type Io, shown } from './commands.ts';
 import { memoryLimitFlag } from './memory-limit-flag.ts';
 import { nextHint } from './next-hint.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export const BASELINES_USAGE =
-  'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--memory-limit SIZE] [--json]';
+  'asof baselines --manifest SPLIT/manifest.json --out FILE.parquet [--refit-every K] [--threads N] [--memory-limit SIZE] [--json]';
 
 const HELP = `${BASELINES_USAGE}
 
@@ -33,6 +33,9 @@ a month released the next month).
                    y_o·exp(z·√V_k), V_k the summed variance forecast to the target
 ARIMA and GARCH re-estimate their parameters every K origins of a series (--refit-every, default 10) and
 re-run the filter on each origin's window in between.
+--threads N fits ARIMA and GARCH on N worker threads, chunks of whole series each, put back in series order
+(default: the machine's cores, at most ${MAX_DEFAULT_BASELINE_THREADS}; --threads 1 fits on the main thread). The file is the same
+bytes at any N.
 These are the scorer's own baselines: 'asof score' checks a file using these names against them (give it
 the same --refit-every).
 The work goes by blocks of series, staged in a DuckDB database beside the output; --memory-limit (DuckDB's
@@ -51,6 +54,7 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       manifest: { type: 'string' },
       out: { type: 'string' },
       'refit-every': { type: 'string' },
+      threads: { type: 'string' },
       'memory-limit': { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -79,13 +83,20 @@ export async function baselinesCommand(args: string[], io: Io): Promise<number> 
       `--refit-every ${values['refit-every']}: expected a whole number ≥ 1 (default 10)\n  usage: ${BASELINES_USAGE}`,
     );
   }
+  const threads = values.threads === undefined ? defaultBaselineThreads() : Number(values.threads);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= 256)) {
+    throw new InputError(
+      'USAGE',
+      `--threads ${values.threads}: expected a whole number from 1 to 256 (default: the machine's cores, at most ${MAX_DEFAULT_BASELINE_THREADS})\n  usage: ${BASELINES_USAGE}`,
+    );
+  }
   const memoryLimit = memoryLimitFlag(values['memory-limit'] as string | undefined, BASELINES_USAGE);
   // Replaced in one rename, and only if asof wrote it and the split does not list it (docs/decisions/0010).
   const r = await writeBaselineForecasts(
     resolve(io.cwd, values.manifest),
     resolve(io.cwd, values.out),
     {},
-    { log: (line) => io.err(`asof baselines: ${line}\n`), refitEvery, memoryLimit },
+    { log: (line) => io.err(`asof baselines: ${line}\n`), refitEvery, memoryLimit, threads },
   );
   if (values.json) {
     io.out(

@@ -226,7 +226,7 @@ await importBundle(${JSON.stringify(url)}, async () => console.log('fallback ran
     expect(readdirSync(unused.cacheDir).filter((e) => e !== 'build.lock')).not.toContain('current.json');
   });
 
-  it('bundles the real CLI: every import.meta use rewritten and the characteristics worker bundled', async () => {
+  it('bundles the real CLI: every import.meta use rewritten, the characteristics and baselines workers bundled', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'asof-cli-bundle-'));
     dirs.push(cacheDir);
     const url = await bundleCli({ ...CLI_BUNDLE, cacheDir });
@@ -255,7 +255,11 @@ await importBundle(${JSON.stringify(url)}, async () => console.log('fallback ran
     } finally {
       await worker.terminate();
     }
+    // And the baselines worker (asof baselines --threads), with its sources among the inputs.
+    expect(existsSync(join(out, 'baselines-worker.mjs'))).toBe(true);
     const inputs = Object.keys(JSON.parse(readFileSync(join(cacheDir, 'current.json'), 'utf8')).inputs);
+    expect(inputs).toContain('packages/split/src/baselines-worker.ts');
+    expect(inputs).toContain('packages/baselines/src/fit-garch.ts');
     expect(inputs).toContain('packages/cli/src/main.ts');
     expect(inputs).toContain('packages/transform/package.json');
     expect(inputs).toContain('packages/transform/tsconfig.json');

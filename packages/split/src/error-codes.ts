@@ -25,6 +25,11 @@ export const SPLIT_ERRORS = {
     when: "the split's inputs carry no step_index (an older 'asof split'), so late-released series cannot be placed on the grid",
     fix: "remake the split with 'asof split'",
   },
+  BASELINES_WORKER_FAILED: {
+    exit: 1,
+    when: 'a worker thread fitting ARIMA or GARCH for asof baselines died (out of memory, killed) or failed',
+    fix: 'run again, or with --threads 1 to fit on the main thread',
+  },
   CUTOFF_AFTER_RUN_DATE: {
     exit: 2,
     when: '--model-cutoff is after --run-date',

@@ -1,6 +1,7 @@
 // @asof/split's public API: splitting a universe, serving an origin's history under the look-ahead guard,
 // running forecasters over a split, and writing the per-origin baseline forecasts. Everything else
 // (the models, the output specs, the invariants) is internal to the package.
+export { defaultBaselineThreads, MAX_DEFAULT_BASELINE_THREADS } from './baselines-pool.ts';
 export { ORIGINS_POLICIES, type OriginsPolicy } from './check-dm-compatible.ts';
 export { driftForecaster } from './drift-forecaster.ts';
 export { SPLIT_ERRORS } from './error-codes.ts';

@@ -5,7 +5,6 @@ import {
   DEFAULT_REFIT_EVERY,
   type FittedBaselineModel,
   type PointBaselineModel,
-  pointMassPath,
   quantileColumnName,
   SEASON_LENGTH,
 } from '@asof/baselines';
@@ -15,10 +14,13 @@ import { assertSplitManifest, openVerifiedManifest, type VerifiedManifest } from
 import { ASOF_PARQUET_KEY, faultPoint, runInterruptibly, writeOutputFile } from '@asof/output';
 import { elapsedStamp, InputError, type Manifest } from '@asof/schema';
 import { arimaForecaster } from './arima-forecaster.ts';
+import { withPointMass } from './baseline-chunk.ts';
+import { BaselinesPool } from './baselines-pool.ts';
 import { driftForecaster } from './drift-forecaster.ts';
 import { type ForecastColumns, ForecastParts } from './forecast-parts.ts';
 import { garchForecaster } from './garch-forecaster.ts';
 import { type GuardCounts, HistoryStore } from './history-store.ts';
+import { type BlockColumns, chunksOfBlock, forecastInParallel } from './parallel-baselines.ts';
 import { type Forecaster, type ForecastTask, randomWalkForecaster, runForecaster } from './run-forecaster.ts';
 import { type PathForecaster, runPathForecaster } from './run-path-forecaster.ts';
 import { seasonalNaiveForecaster } from './seasonal-naive-forecaster.ts';
@@ -35,6 +37,8 @@ export interface BaselineForecastsResult {
   series: number;
   /** historyAt requests and rows checked by the look-ahead guard, summed over every block of series. */
   guard: { requests: number; rows: number };
+  /** Wall seconds of each model's pass over the blocks (its forecasts, their parts, any block loading). */
+  seconds: Record<(typeof BASELINE_MODELS)[number], number>;
 }
 
 export interface BaselineForecastsOptions {
@@ -50,6 +54,12 @@ export interface BaselineForecastsOptions {
   memoryLimit?: string;
   /** ARIMA and GARCH re-estimate their parameters every K origins of a series (default 10, as `asof score`). */
   refitEvery?: number;
+  /**
+   * Threads that fit ARIMA and GARCH (default 1: on the calling thread). Above 1, that many worker threads
+   * fit chunks of whole series, put back in series order: the same file, byte for byte, at any count. A
+   * model given in `override` always runs on the calling thread (a function does not cross threads).
+   */
+  threads?: number;
 }
 
 const SQL_DIR = new URL('../sql/', import.meta.url);
@@ -114,6 +124,7 @@ interface SeriesRow {
 
 interface OriginRow {
   origin_no: number;
+  series_no: bigint;
   series_id: string;
   origin: bigint;
   origin_index: bigint;
@@ -149,6 +160,8 @@ async function computeBaselines(
   }
   // A database file in the work folder (removed with it): the staged history lives on disk, compressed,
   // whatever the size of the split; the forecasts go out as sorted parts (ForecastParts).
+  // Started before the staging, so that the workers load their code meanwhile; ended in any case below.
+  const pool = (options.threads ?? 1) > 1 ? new BaselinesPool(options.threads as number).start() : null;
   const duck = await Duck.open({
     threads: 2,
     memoryLimit: options.memoryLimit ?? '2GB',
@@ -188,6 +201,9 @@ async function computeBaselines(
       [BASELINE_MODELS.map((_, i) => i), [...BASELINE_MODELS], BASELINE_MODELS.map((m) => byName.indexOf(m))],
     );
     const parts = await ForecastParts.open(duck, join(work, 'parts'), readSql('baseline_forecasts'));
+    const threads = options.threads ?? 1;
+    const parallel = (name: string): name is FittedBaselineModel =>
+      pool !== null && (name === 'arima' || name === 'garch') && override[name] === undefined;
     const blocks = planBlocks(series, options.blockRows ?? DEFAULT_BLOCK_ROWS);
     const totalOrigins = series.reduce((s, r) => s + Number(r.n_origins), 0);
     const progress = progressLog(options, series.length, totalOrigins, blocks.length);
@@ -204,28 +220,65 @@ async function computeBaselines(
         : null;
     const passes = byName.length * blocks.length;
     let pass = 0;
+    const seconds = Object.fromEntries(
+      BASELINE_MODELS.map((m) => [m, 0]),
+    ) as BaselineForecastsResult['seconds'];
     for (const [rank, name] of byName.entries()) {
+      const started = performance.now();
       const m = BASELINE_MODELS.indexOf(name);
       let seriesDone = 0;
-      for (const block of blocks) {
-        const loaded = kept?.get(block) ?? (await loadBlock(duck, block, seriesIds));
+      const load = async (block: Block) => {
+        // A block kept for every model has both; otherwise a model on the workers needs only the columns,
+        // one on this thread only the store.
+        const loaded =
+          kept?.get(block) ??
+          (await loadBlock(
+            duck,
+            block,
+            seriesIds,
+            kept !== null || parallel(name),
+            kept === null && !parallel(name),
+          ));
         kept?.set(block, loaded);
         if (rank === 0) {
           await appendOrigins(duck, loaded.origins);
           totals.origins += loaded.tasks.length;
           totals.series += new Set(loaded.tasks.map((t) => t.series_id)).size;
         }
-        const before = { ...loaded.store.guard };
-        // ARIMA's and GARCH's fits run for seconds without yielding: Ctrl-C still acts at once (audit 1.9).
-        const out = await runInterruptibly(() => forecastModel(loaded, name, forecasters, manifestPath));
+        return loaded;
+      };
+      const done = async (block: Block, out: ForecastColumns, guard: GuardCounts) => {
         await parts.append(m, rank, out);
-        totals.guard.requests += loaded.store.guard.requests - before.requests;
-        totals.guard.rows += loaded.store.guard.rows - before.rows;
+        totals.guard.requests += guard.requests;
+        totals.guard.rows += guard.rows;
         seriesDone += block.series;
         progress.block(name, seriesDone, parts.rows);
         // Once, half-way through the passes (the kill and SIGINT tests stop a run here).
         if (2 * ++pass >= passes && 2 * (pass - 1) < passes) await faultPoint('run:midway');
+      };
+      if (parallel(name)) {
+        await parallelPass(blocks, load, done, (loaded) =>
+          forecastInParallel(pool as BaselinesPool, chunksOfBlock(loaded, threads), name, refitEvery).then(
+            (run) => ({
+              out: originNumbers(loaded, run.taskOfRow, run.columns, name, manifestPath),
+              guard: run.guard,
+            }),
+          ),
+        );
+      } else {
+        for (const block of blocks) {
+          const loaded = await load(block);
+          const before = { ...loaded.store.guard };
+          // ARIMA's and GARCH's fits run for seconds without yielding: Ctrl-C still acts at once (audit 1.9).
+          const out = await runInterruptibly(() => forecastModel(loaded, name, forecasters, manifestPath));
+          const after = loaded.store.guard;
+          await done(block, out, {
+            requests: after.requests - before.requests,
+            rows: after.rows - before.rows,
+          });
+        }
       }
+      seconds[name] = (performance.now() - started) / 1000;
     }
     if (passes === 0) await faultPoint('run:midway');
     const files = await parts.finish();
@@ -248,9 +301,37 @@ async function computeBaselines(
       origins: totals.origins,
       series: totals.series,
       guard: totals.guard,
+      seconds,
     };
   } finally {
     duck.close();
+    await pool?.close();
+  }
+}
+
+/**
+ * A model's pass on the worker threads, one block ahead: while the workers fit block b, the main thread
+ * loads block b+1, and it writes block b's forecasts while they fit block b+1. The blocks still load,
+ * and their forecasts still go out, in block order (DuckDB sees one call at a time).
+ */
+async function parallelPass(
+  blocks: readonly Block[],
+  load: (block: Block) => Promise<LoadedBlock>,
+  done: (block: Block, out: ForecastColumns, guard: GuardCounts) => Promise<void>,
+  forecast: (loaded: LoadedBlock) => Promise<{ out: ForecastColumns; guard: GuardCounts }>,
+): Promise<void> {
+  const start = (loaded: LoadedBlock) => {
+    const running = forecast(loaded);
+    // Awaited below; until then a failure must not count as unhandled (Node would end the process).
+    running.catch(() => {});
+    return running;
+  };
+  let running = blocks.length > 0 ? start(await load(blocks[0])) : null;
+  for (const [i, block] of blocks.entries()) {
+    const next = i + 1 < blocks.length ? await load(blocks[i + 1]) : null;
+    const result = await (running as ReturnType<typeof forecast>);
+    running = next ? start(next) : null;
+    await done(block, result.out, result.guard);
   }
 }
 
@@ -343,25 +424,78 @@ function planBlocks(series: readonly SeriesRow[], limit: number): Block[] {
   return blocks;
 }
 
-/** A block's origins, its history in a HistoryStore of its own, and the forecast tasks of its served origins. */
+/**
+ * A block's origins, its history in a HistoryStore of its own and as flat columns (what the worker threads
+ * get), and the forecast tasks of its served origins with their series_no.
+ */
 interface LoadedBlock {
   origins: OriginRow[];
   served: OriginRow[];
   tasks: ForecastTask[];
+  taskSeriesNo: number[];
   store: HistoryStore;
+  /** Empty when the block was loaded for the main thread only. */
+  columns: BlockColumns;
 }
 
-async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[]): Promise<LoadedBlock> {
+/** Appends a stream's chunks of numbers into one Float64Array per column. */
+function columnCollector(names: readonly string[]) {
+  const parts: Float64Array[][] = names.map(() => []);
+  return {
+    add(columns: Float64Array[], n: number) {
+      for (const [i, col] of columns.entries()) parts[i].push(col.slice(0, n));
+    },
+    done(): Record<string, Float64Array> {
+      const out: Record<string, Float64Array> = {};
+      for (const [i, name] of names.entries()) {
+        const all = new Float64Array(parts[i].reduce((s, a) => s + a.length, 0));
+        let at = 0;
+        for (const a of parts[i]) {
+          all.set(a, at);
+          at += a.length;
+        }
+        out[name] = all;
+      }
+      return out;
+    },
+  };
+}
+
+async function loadBlock(
+  duck: Duck,
+  block: Block,
+  seriesIds: readonly string[],
+  /** Keep the history as flat columns (what the worker threads get). */
+  withColumns: boolean,
+  /**
+   * Build the store now, its rows made while DuckDB streams the next chunks; otherwise from the columns
+   * when first asked for. Made after the stream, and with the columns' copies beside them (more garbage
+   * while a million row objects are live), a block took ~0.5 s longer to load at scale 0.1.
+   */
+  withStore: boolean,
+): Promise<LoadedBlock> {
   const range = { first: block.first, last: block.last };
   const origins = await duck.all<OriginRow>(
-    `SELECT origin_no, series_id, origin, origin_index, horizon_steps, lookback_steps FROM baseline_origins
+    `SELECT origin_no, series_no, series_id, origin, origin_index, horizon_steps, lookback_steps FROM baseline_origins
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, origin`,
     range,
   );
   // Streamed as numbers (series_no, not the id text): about 3× faster than row objects at a million rows.
+  // series_no indexes seriesIds.
   // A NULL value (NaN in the stream; asof never stores NaN) is a withdrawal
   // (docs/decisions/0007-withdrawal-rows.md): historyAt leaves it out.
   const rows: { series_id: string; ts: number; av: number; value: number | null }[] = [];
+  const pushRows = (no: Float64Array, ts: Float64Array, av: Float64Array, value: Float64Array, n: number) => {
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      rows.push({ series_id: seriesIds[no[i]], ts: ts[i], av: av[i], value: Number.isNaN(v) ? null : v });
+    }
+  };
+  const rowColumns = columnCollector(['no', 'ts', 'av', 'value']);
+  // A series is in the store exactly when it has a served row (a withdrawal included); the rows come in
+  // series_no order, so the set gets each series once rather than each row.
+  const stored = new Set<number>();
+  let lastNo = Number.NaN;
   await streamNumbers(
     duck,
     `SELECT series_no, ts, av, value FROM baseline_served
@@ -369,23 +503,41 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
     range,
     ([no, ts, av, value], n) => {
       for (let i = 0; i < n; i++) {
-        const v = value[i];
-        rows.push({ series_id: seriesIds[no[i]], ts: ts[i], av: av[i], value: Number.isNaN(v) ? null : v });
+        if (no[i] !== lastNo) stored.add(no[i]);
+        lastNo = no[i];
       }
+      if (withColumns) rowColumns.add([no, ts, av, value], n);
+      if (withStore) pushRows(no, ts, av, value, n);
     },
   );
   const grid: { series_id: string; ts: number; step: number }[] = [];
+  const pushGrid = (no: Float64Array, ts: Float64Array, step: Float64Array, n: number) => {
+    for (let i = 0; i < n; i++) grid.push({ series_id: seriesIds[no[i]], ts: ts[i], step: step[i] });
+  };
+  const gridColumns = columnCollector(['no', 'ts', 'step']);
   await streamNumbers(
     duck,
     `SELECT series_no, ts, step FROM baseline_grid
      WHERE series_no BETWEEN $first AND $last ORDER BY series_no, ts, step`,
     range,
     ([no, ts, step], n) => {
-      for (let i = 0; i < n; i++) grid.push({ series_id: seriesIds[no[i]], ts: ts[i], step: step[i] });
+      if (withColumns) gridColumns.add([no, ts, step], n);
+      if (withStore) pushGrid(no, ts, step, n);
     },
   );
-  const store = HistoryStore.fromRows(rows, grid);
-  const served = origins.filter((o) => store.has(o.series_id));
+  const r = rowColumns.done();
+  const g = gridColumns.done();
+  // Without the store now (a model on the worker threads, which build their own from the columns), the
+  // same rows from the columns when a model on this thread first asks (a block kept across models).
+  let store = withStore ? HistoryStore.fromRows(rows, grid) : undefined;
+  const storeOf = () => {
+    if (store) return store;
+    pushRows(r.no, r.ts, r.av, r.value, r.no.length);
+    pushGrid(g.no, g.ts, g.step, g.no.length);
+    store = HistoryStore.fromRows(rows, grid);
+    return store;
+  };
+  const served = origins.filter((o) => stored.has(Number(o.series_no)));
   const tasks: ForecastTask[] = served.map((o) => ({
     series_id: o.series_id,
     origin: Number(o.origin),
@@ -393,7 +545,24 @@ async function loadBlock(duck: Duck, block: Block, seriesIds: readonly string[])
     origin_index: Number(o.origin_index),
     ...(o.lookback_steps === null ? {} : { lookback_steps: o.lookback_steps }),
   }));
-  return { origins, served, tasks, store };
+  return {
+    origins,
+    served,
+    tasks,
+    taskSeriesNo: served.map((o) => Number(o.series_no)),
+    get store() {
+      return storeOf();
+    },
+    columns: {
+      rowNo: r.no,
+      rowTs: r.ts,
+      rowAv: r.av,
+      rowValue: r.value,
+      gridNo: g.no,
+      gridTs: g.ts,
+      gridStep: g.step,
+    },
+  };
 }
 
 /** origin as the split has it, epoch microseconds (baseline_forecasts.sql writes it as a TIMESTAMPTZ). */
@@ -402,6 +571,43 @@ async function appendOrigins(duck: Duck, origins: readonly OriginRow[]): Promise
     'forecast_origins',
     [INTEGER, VARCHAR, BIGINT],
     [origins.map((o) => o.origin_no), origins.map((o) => o.series_id), origins.map((o) => BigInt(o.origin))],
+  );
+}
+
+/**
+ * The parallel run's rows (in task order, `taskOfRow` each row's task) given their origin_no, with the
+ * check forecastModel makes: every origin gets its full path.
+ */
+function originNumbers(
+  block: LoadedBlock,
+  taskOfRow: Int32Array,
+  columns: ForecastColumns,
+  name: FittedBaselineModel,
+  manifestPath: string,
+): ForecastColumns {
+  const { origins, served } = block;
+  const originNo: number[] = new Array(taskOfRow.length);
+  let p = 0;
+  let t = 0;
+  for (const o of origins) {
+    let n = 0;
+    if (t < served.length && served[t] === o) {
+      while (p < taskOfRow.length && taskOfRow[p] === t) {
+        originNo[p++] = o.origin_no;
+        n++;
+      }
+      t++;
+    }
+    if (n !== o.horizon_steps) throw noHistory(manifestPath, o, name);
+  }
+  return { ...columns, originNo };
+}
+
+function noHistory(manifestPath: string, o: OriginRow, name: string): InputError {
+  return new InputError(
+    'BASELINES_NO_HISTORY',
+    `${manifestPath}: origin ${microsToIso(Number(o.origin))} of ${o.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
+    { context: { series_id: o.series_id, value: microsToIso(Number(o.origin)) } },
   );
 }
 
@@ -434,13 +640,7 @@ function forecastModel(
       }
       t++;
     }
-    if (n !== o.horizon_steps) {
-      throw new InputError(
-        'BASELINES_NO_HISTORY',
-        `${manifestPath}: origin ${microsToIso(Number(o.origin))} of ${o.series_id} has no history public at the origin in the split (train/observations, inputs), so ${name} has no forecast; the split's origins and inputs disagree — remake the split`,
-        { context: { series_id: o.series_id, value: microsToIso(Number(o.origin)) } },
-      );
-    }
+    if (n !== o.horizon_steps) throw noHistory(manifestPath, o, name);
   }
   const names = BASELINE_QUANTILE_LEVELS.map(quantileColumnName);
   return {
@@ -451,20 +651,6 @@ function forecastModel(
       name === 'arima' || name === 'garch'
         ? names.map((q) => (out as ReturnType<typeof runPathForecaster>).map((r) => r.quantiles[q]))
         : null,
-  };
-}
-
-/**
- * ARIMA's or GARCH's path, or where it has no model (a window of one value) the point mass at y_o
- * (pointMassPath), as the scorer has it; nothing only where no history is public at the origin.
- */
-function withPointMass(forecaster: PathForecaster): PathForecaster {
-  return (task, history) => {
-    const path = forecaster(task, history);
-    if (path) return path;
-    const last = history.historyAt(task.series_id, history.origin, 1);
-    if (last.length === 0) return null;
-    return pointMassPath(last[last.length - 1].value, task.horizon_steps, BASELINE_QUANTILE_LEVELS);
   };
 }
 

@@ -9,7 +9,12 @@ export {
 } from './mock-fred-server.ts';
 export { runnerFixtureObservations, writeRunnerFixture } from './runner-fixture.ts';
 export { rawFile, updateContext } from './update-context.ts';
-export { type MiniObservation, writeMiniUniverse, writeUniverseManifest } from './write-mini-universe.ts';
+export {
+  type MiniObservation,
+  type MiniSeries,
+  writeMiniUniverse,
+  writeUniverseManifest,
+} from './write-mini-universe.ts';
 export {
   QUESTIONS_FIXTURE,
   QUESTIONS_FIXTURE_ANSWERS_CSV,
