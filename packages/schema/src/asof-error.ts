@@ -31,3 +31,33 @@ export class InputError extends AsofError {
     super(code, message, { ...options, exitCode: 2 });
   }
 }
+
+/** An error as a worker thread posts it back: what the main thread needs to raise it again. */
+export interface WorkerErrorReply {
+  code?: string;
+  exitCode: number;
+  context?: Record<string, unknown>;
+  message: string;
+}
+
+/**
+ * An error thrown in a worker thread, as it crosses postMessage: an AsofError keeps its code, exit code and
+ * context (a LookaheadError stays LOOKAHEAD); anything else is a failure (exit 1) with its message.
+ */
+export function workerErrorReply(err: unknown): WorkerErrorReply {
+  const known = err instanceof AsofError;
+  return {
+    code: known ? err.code : undefined,
+    exitCode: known ? err.exitCode : 1,
+    context: known ? err.context : undefined,
+    message: err instanceof Error ? err.message : String(err),
+  };
+}
+
+/** The worker's error raised again in the main thread; `fallbackCode` for an error that had none. */
+export function errorFromWorker(reply: WorkerErrorReply, fallbackCode: string): AsofError {
+  return new AsofError(reply.code ?? fallbackCode, reply.message, {
+    exitCode: reply.exitCode,
+    context: reply.context ?? {},
+  });
+}

@@ -1,4 +1,10 @@
-export { AsofError, InputError } from './asof-error.ts';
+export {
+  AsofError,
+  errorFromWorker,
+  InputError,
+  type WorkerErrorReply,
+  workerErrorReply,
+} from './asof-error.ts';
 export {
   AccountingTally,
   type AtomicSink,

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FittedBaselineModel } from '@asof/baselines';
-import { AsofError } from '@asof/schema';
+import { AsofError, errorFromWorker, type WorkerErrorReply } from '@asof/schema';
 import { type BaselineChunk, type ChunkForecasts, chunkBuffers } from './baseline-chunk.ts';
 
 /** At most this many threads by default: each worker is a V8 heap of its own holding a chunk's history. */
@@ -16,7 +16,7 @@ type Reply =
   | { id: number; out: ChunkForecasts }
   | {
       id: number;
-      error: { code?: string; exitCode: number; context?: Record<string, unknown>; message: string };
+      error: WorkerErrorReply;
     };
 
 interface Job {
@@ -87,11 +87,7 @@ export class BaselinesPool {
         job.resolve(reply.out);
         this.dispatch();
       } else {
-        const { code, exitCode, context, message } = reply.error;
-        this.fail(
-          new AsofError(code ?? 'BASELINES_WORKER_FAILED', message, { exitCode, context: context ?? {} }),
-          job,
-        );
+        this.fail(errorFromWorker(reply.error, 'BASELINES_WORKER_FAILED'), job);
       }
     });
     worker.on('error', (err) => this.fail(this.workerError(err.message)));

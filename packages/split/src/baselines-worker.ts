@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { FittedBaselineModel } from '@asof/baselines';
-import { AsofError } from '@asof/schema';
+import { workerErrorReply } from '@asof/schema';
 import { type BaselineChunk, forecastBuffers, forecastChunk } from './baseline-chunk.ts';
 
 interface Job {
@@ -17,16 +17,6 @@ parentPort?.on('message', ({ id, chunk, model, refitEvery }: Job) => {
     const out = forecastChunk(chunk, model, refitEvery);
     parentPort?.postMessage({ id, out }, forecastBuffers(out));
   } catch (err) {
-    const known = err instanceof AsofError;
-    parentPort?.postMessage({
-      id,
-      error: {
-        code: known ? err.code : undefined,
-        exitCode: known ? err.exitCode : 1,
-        context: known ? err.context : undefined,
-        message: (err as Error).message,
-        stack: (err as Error).stack,
-      },
-    });
+    parentPort?.postMessage({ id, error: workerErrorReply(err) });
   }
 });

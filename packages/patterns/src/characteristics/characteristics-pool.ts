@@ -1,10 +1,8 @@
 import { Worker } from 'node:worker_threads';
-import { AsofError } from '@asof/schema';
+import { errorFromWorker, type WorkerErrorReply } from '@asof/schema';
 import { characteristicsOfBatch, type SegmentBatch } from './characteristics-batch.ts';
 
-type Reply =
-  | { id: number; out: Float64Array }
-  | { id: number; error: { code?: string; exitCode: number; message: string } };
+type Reply = { id: number; out: Float64Array } | { id: number; error: WorkerErrorReply };
 
 /**
  * Computes batches of segment characteristics, on worker threads when `size` > 0 (else inline, on the
@@ -58,8 +56,7 @@ export class CharacteristicsPool {
       if (!w) return;
       if ('out' in reply) w.resolve(reply.out);
       else {
-        const { code, exitCode, message } = reply.error;
-        w.reject(new AsofError(code ?? 'SEGMENT_CHARACTERISTICS_FAILED', message, { exitCode }));
+        w.reject(errorFromWorker(reply.error, 'SEGMENT_CHARACTERISTICS_FAILED'));
       }
     });
     worker.on('error', (err) => this.fail(err));
