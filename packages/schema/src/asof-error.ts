@@ -55,7 +55,7 @@ export function workerErrorReply(err: unknown): WorkerErrorReply {
 }
 
 /** The worker's error raised again in the main thread; `fallbackCode` for an error that had none. */
-export function errorFromWorker(reply: WorkerErrorReply, fallbackCode: string): AsofError {
+export function rebuiltWorkerError(reply: WorkerErrorReply, fallbackCode: string): AsofError {
   return new AsofError(reply.code ?? fallbackCode, reply.message, {
     exitCode: reply.exitCode,
     context: reply.context ?? {},

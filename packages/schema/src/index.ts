@@ -1,7 +1,7 @@
 export {
   AsofError,
-  errorFromWorker,
   InputError,
+  rebuiltWorkerError,
   type WorkerErrorReply,
   workerErrorReply,
 } from './asof-error.ts';

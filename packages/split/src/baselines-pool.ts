@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FittedBaselineModel } from '@asof/baselines';
-import { AsofError, errorFromWorker, type WorkerErrorReply } from '@asof/schema';
+import { AsofError, rebuiltWorkerError, type WorkerErrorReply } from '@asof/schema';
 import { type BaselineChunk, type ChunkForecasts, chunkBuffers } from './baseline-chunk.ts';
 
 /** At most this many threads by default: each worker is a V8 heap of its own holding a chunk's history. */
@@ -87,7 +87,7 @@ export class BaselinesPool {
         job.resolve(reply.out);
         this.dispatch();
       } else {
-        this.fail(errorFromWorker(reply.error, 'BASELINES_WORKER_FAILED'), job);
+        this.fail(rebuiltWorkerError(reply.error, 'BASELINES_WORKER_FAILED'), job);
       }
     });
     worker.on('error', (err) => this.fail(this.workerError(err.message)));

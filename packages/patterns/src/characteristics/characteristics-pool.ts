@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { errorFromWorker, type WorkerErrorReply } from '@asof/schema';
+import { rebuiltWorkerError, type WorkerErrorReply } from '@asof/schema';
 import { characteristicsOfBatch, type SegmentBatch } from './characteristics-batch.ts';
 
 type Reply = { id: number; out: Float64Array } | { id: number; error: WorkerErrorReply };
@@ -56,7 +56,7 @@ export class CharacteristicsPool {
       if (!w) return;
       if ('out' in reply) w.resolve(reply.out);
       else {
-        w.reject(errorFromWorker(reply.error, 'SEGMENT_CHARACTERISTICS_FAILED'));
+        w.reject(rebuiltWorkerError(reply.error, 'SEGMENT_CHARACTERISTICS_FAILED'));
       }
     });
     worker.on('error', (err) => this.fail(err));
