@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { buildUniverse, PipelineConfig } from '@asof/build';
+import { labelWindow } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { tradingSessionGrid } from '@asof/source-embedded';
-import { labelWindow, runSplit } from '@asof/split';
+import { runSplit } from '@asof/split';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOutput, scratchOut } from './helpers.ts';
 

@@ -1,6 +1,7 @@
 export { CALENDAR_ERRORS } from './error-codes.ts';
 export { isKnownTimeZone, localDateOfMicros, wallTimeToUtcMs } from './fast-zone.ts';
 export { addIsoDays, dayNumberToIso, isoDayNumber, isoWeekday } from './iso-day.ts';
+export { type CutoffWindow, labelWindow } from './label-window.ts';
 export { periodLabel } from './period-label.ts';
 export {
   badDateMessage,

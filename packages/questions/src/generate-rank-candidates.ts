@@ -117,16 +117,9 @@ function openCrossSection(date: string, t: number, members: Bar[], ctx: Generati
   };
 }
 
-const DATES = new WeakMap<SeriesPoints, string[]>();
-
-/** The New York date of the bar `ahead` bars after b (each series' dates computed once). */
+/** The New York date of the bar `ahead` bars after b. */
 function nyDateOfBar(b: Bar, ahead: number): string {
-  let dates = DATES.get(b.p);
-  if (dates === undefined) {
-    dates = weekEndBars(b.p).dates;
-    DATES.set(b.p, dates);
-  }
-  return dates[b.i + ahead];
+  return weekEndBars(b.p).dates[b.i + ahead];
 }
 
 /** Up to RANK_MAX_SUBJECTS bars, by the seed's order on (date, series): the same cross-section for the same seed. */

@@ -44,14 +44,23 @@ export function usTradingDaysAfter(date: string, h: number): string {
   return d;
 }
 
-/** The bars that end their week in a series (the weekly question dates); the last bar counts. */
+const WEEK_END_BARS = new WeakMap<SeriesPoints, { index: number[]; dates: string[] }>();
+
+/**
+ * The bars that end their week in a series (the weekly question dates; the last bar counts) and every
+ * bar's New York date: computed once per series, as VAL, EVT and RANK all read them.
+ */
 export function weekEndBars(p: SeriesPoints): { index: number[]; dates: string[] } {
+  const known = WEEK_END_BARS.get(p);
+  if (known !== undefined) return known;
   const dates = Array.from(p.ts, nyDate);
   const index: number[] = [];
   for (let i = 0; i < dates.length; i++) {
     if (i + 1 === dates.length || weekOf(dates[i + 1]) !== weekOf(dates[i])) index.push(i);
   }
-  return { index, dates };
+  const bars = { index, dates };
+  WEEK_END_BARS.set(p, bars);
+  return bars;
 }
 
 /** Ordered by value, highest first, ties by series id: a RANK ranking. */

@@ -1,10 +1,10 @@
+import { type CutoffWindow, labelWindow } from '@asof/calendar';
 import { type GenerationContext, sampleKey } from './generation-context.ts';
-import { labelQuestionWindow, type QuestionWindow } from './label-question-window.ts';
 import type { Candidate, Family } from './question-candidate.ts';
 
 export interface Labelled {
   candidate: Candidate;
-  window: Exclude<QuestionWindow, 'straddles_cutoff'>;
+  window: Exclude<CutoffWindow, 'straddles_cutoff'>;
   /** The stratum the sampler balances within a family (EVT: close, macro, revenue). */
   stratum: string;
 }
@@ -31,7 +31,7 @@ export function sampleCandidates(
     counts.candidates[s.family] ??= {};
     const byFamily = counts.candidates[s.family];
     for (const candidate of s.candidates) {
-      const window = labelQuestionWindow(candidate.t, candidate.resolvesAt, ctx.cutoff);
+      const window = labelWindow(candidate.t, candidate.resolvesAt, ctx.cutoff, ctx.runDate);
       byFamily[window] = (byFamily[window] ?? 0) + 1;
       if (window === 'straddles_cutoff') continue;
       const groupKey = `${s.family}|${window}`;

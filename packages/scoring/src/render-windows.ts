@@ -3,7 +3,7 @@ import { coverageText, fmt, rankCaption, rankTable, table } from './leaderboard-
 import { leaderboardHeading } from './leaderboard-sections.ts';
 import type { MemorisationGap, ScoringResults, WindowScores } from './results-schema.ts';
 
-/** What each knowledge window holds (the split's labels, packages/split label-window.ts). */
+/** What each knowledge window holds (the split's labels, packages/calendar label-window.ts). */
 export const WINDOW_MEANING: Record<WindowScores['window'], string> = {
   T1: 'targets known before the model cutoff: the model may have seen the answers',
   T2: 'origins after the cutoff, targets known by the run date: unseen, and scorable',

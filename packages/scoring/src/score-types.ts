@@ -71,7 +71,7 @@ export interface OriginRow {
   window?: ScoringWindow;
 }
 
-/** The knowledge windows a split labels its origins with (packages/split label-window.ts). */
+/** The knowledge windows a split labels its origins with (packages/calendar label-window.ts). */
 export const SCORING_WINDOWS = ['T1', 'T2', 'T3'] as const;
 export type ScoringWindow = (typeof SCORING_WINDOWS)[number];
 

@@ -1,10 +1,9 @@
 // Checks issue 8's acceptance properties on a split folder (any size; reads Parquet with DuckDB):
 //   npx tsx packages/split/bench/check-split.ts out/default-split
 import { join, resolve } from 'node:path';
-import { isoToMicros } from '@asof/calendar';
+import { isoToMicros, labelWindow } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
-import { labelWindow } from '../src/index.ts';
 
 const dir = resolve(process.argv[2] ?? 'out/default-split');
 const manifest = await verifyManifest(join(dir, 'manifest.json'));

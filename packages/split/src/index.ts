@@ -13,7 +13,6 @@ export {
   OriginView,
   type StoredHistoryRow,
 } from './history-store.ts';
-export { type CutoffWindow, labelWindow } from './label-window.ts';
 export { LookaheadError } from './lookahead-error.ts';
 export { type Embargo, parseEmbargo, subtractEmbargo } from './parse-embargo.ts';
 export {

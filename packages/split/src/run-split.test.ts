@@ -1,13 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isoToMicros, microsToIso } from '@asof/calendar';
+import { isoToMicros, labelWindow, microsToIso } from '@asof/calendar';
 import { Duck, quoteLiteral } from '@asof/duck';
 import { verifyManifest } from '@asof/manifest';
 import { type MiniObservation, monthEnd, plusDays, weekdayBars, writeMiniUniverse } from '@asof/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryStore } from './history-store.ts';
-import { labelWindow } from './label-window.ts';
 import { runSplit, type SplitOptions } from './run-split.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'asof-split-'));

@@ -1,4 +1,4 @@
-import type { Micros } from '@asof/calendar';
+import type { Micros } from './zoned-micros.ts';
 
 export type CutoffWindow = 'T1' | 'T2' | 'T3' | 'straddles_cutoff';
 
@@ -8,7 +8,8 @@ export type CutoffWindow = 'T1' | 'T2' | 'T3' | 'straddles_cutoff';
  * date r. T1: target known before c (the model may have memorised it). T2: origin after c and target known by
  * r (scorable now, unseen in training). T3: target not known at r (pending). An origin at or before c whose
  * target became known after c is in none of them (`straddles_cutoff`: the model saw part of the path).
- * Mirrors origin_candidates.sql; tests check the SQL against it row by row.
+ * Mirrors packages/split/sql/origin_candidates.sql (split tests check the SQL against it row by row);
+ * asof questions labels its instances with it, the answer's first release as `targetKnownAt`.
  */
 export function labelWindow(
   origin: Micros,
